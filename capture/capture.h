@@ -1,0 +1,79 @@
+/* capture.h - public interface of the capture layer: trace files and live interfaces -> frames.
+ *
+ * The capture layer knows file formats, not protocols.  One opaque handle over a table of
+ * backends (libpcap for pcap/pcapng/live, an own pcapng block reader for files libpcap refuses,
+ * libtrace for ERF and compressed traces).  Several files can be chained as one trace.
+ */
+#ifndef TN_CAPTURE_H
+#define TN_CAPTURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common.h"
+
+/* One frame.  data is borrowed: valid until the next tn_capture_next() or tn_capture_close(). */
+struct tn_frame {
+    struct tn_time ts;
+    const uint8_t *data;
+    uint32_t caplen;           /* bytes captured */
+    uint32_t wirelen;          /* bytes on the wire */
+    int linktype;              /* LINKTYPE_ value (per interface for pcapng) */
+    uint64_t num;              /* 1-based number of the frame in its file */
+    const char *source;        /* file name or interface name; valid while the capture is open */
+};
+
+struct tn_live_opts {
+    const char *iface;
+    const char *filter;        /* BPF expression, or NULL */
+    int snaplen;               /* default 256 */
+    bool immediate;            /* deliver packets as they arrive */
+    int buffer_kib;            /* kernel buffer size, 0 = libpcap default */
+    bool promisc;
+};
+
+struct tn_capture_stats {
+    uint64_t frames;           /* delivered to the caller */
+    uint64_t kernel_recv;      /* live: pcap_stats ps_recv */
+    uint64_t kernel_drop;      /* live: ps_drop */
+    uint64_t if_drop;          /* live: ps_ifdrop */
+    bool live;
+};
+
+struct tn_capture;
+
+/* Open one trace file ("-" = pcap on standard input).  The format is found from the file's
+ * first bytes (pcap, pcap-ns, pcapng, ERF, gzip/bzip2/xz/zstd-compressed traces).
+ * Returns 0 or -TN_EIO / -TN_EFORMAT with err filled (message names the file). */
+int tn_capture_open_file(struct tn_capture **out, const char *path, struct tn_err *err);
+
+/* Open several files read in the order given as one trace; frame numbers restart per file.
+ * Files are opened lazily: an unreadable later file is reported by tn_capture_next. */
+int tn_capture_open_files(struct tn_capture **out, const char *const *paths, int npaths,
+                          struct tn_err *err);
+
+/* Open a live interface (libpcap). */
+int tn_capture_open_live(struct tn_capture **out, const struct tn_live_opts *o, struct tn_err *err);
+
+/* Read the next frame.  Returns 1 = frame, 0 = end of all input, <0 = error with err filled.
+ * On -TN_ETRUNC (a file cut in the middle of a record) the caller may warn and call again:
+ * the reader moves on to the next file, or returns 0.  On -TN_EIO/-TN_EFORMAT for one file of
+ * several the same holds.  Live captures return 0 after tn_capture_break(). */
+int tn_capture_next(struct tn_capture *c, struct tn_frame *f, struct tn_err *err);
+
+/* Ask a live or file capture to stop at the next opportunity; safe in a signal handler. */
+void tn_capture_break(struct tn_capture *c);
+
+/* Save every frame delivered from now on into a pcap file at path (written as path.tmp and
+ * renamed at close).  Live captures only need this, but it works for files too. */
+int tn_capture_dump_open(struct tn_capture *c, const char *path, struct tn_err *err);
+
+void tn_capture_get_stats(struct tn_capture *c, struct tn_capture_stats *st);
+
+/* Name of the backend reading the current file ("pcap", "pcapng-own", "libtrace", "live"). */
+const char *tn_capture_backend(const struct tn_capture *c);
+
+/* Close: finishes and renames the dump file if one is open.  NULL is fine. */
+int tn_capture_close(struct tn_capture *c, struct tn_err *err);
+
+#endif

@@ -1,0 +1,69 @@
+/* common.h - error buffer, checked allocation and time stamps shared by every layer. */
+#ifndef TN_COMMON_H
+#define TN_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Error codes returned (negated) by operational functions. */
+enum {
+    TN_EOK = 0,
+    TN_EIO = 1,       /* a file or device could not be opened, read or written */
+    TN_EFORMAT = 2,   /* the input is not a trace we can read */
+    TN_ETRUNC = 3,    /* the input ends in the middle of a record */
+    TN_EUSAGE = 4,    /* a bad option or argument */
+    TN_ENOMEM = 5,
+};
+
+/* libpcap's error buffer with libtrace's numeric code. */
+struct tn_err {
+    int code;
+    char msg[512];
+};
+
+/* Fill *e (when not NULL) and return -code, so callers can `return tn_err_set(...)`. */
+int tn_err_set(struct tn_err *e, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Time stamp of a capture: seconds since the epoch plus nanoseconds. */
+struct tn_time {
+    int64_t sec;
+    uint32_t nsec;
+};
+
+static inline double tn_time_to_double(struct tn_time t)
+{
+    return (double)t.sec + (double)t.nsec * 1e-9;
+}
+
+/* a - b in seconds */
+static inline double tn_time_diff(struct tn_time a, struct tn_time b)
+{
+    return (double)(a.sec - b.sec) + ((double)a.nsec - (double)b.nsec) * 1e-9;
+}
+
+static inline int tn_time_cmp(struct tn_time a, struct tn_time b)
+{
+    if (a.sec != b.sec)
+        return a.sec < b.sec ? -1 : 1;
+    if (a.nsec != b.nsec)
+        return a.nsec < b.nsec ? -1 : 1;
+    return 0;
+}
+
+/* Called when memory runs out; the TUI installs a hook that restores the terminal first. */
+void tn_set_fatal_hook(void (*hook)(void));
+_Noreturn void tn_fatal(const char *what);
+
+void *tn_xmalloc(size_t n) __attribute__((malloc, warn_unused_result));
+void *tn_xcalloc(size_t n, size_t size) __attribute__((malloc, warn_unused_result));
+void *tn_xrealloc(void *p, size_t n) __attribute__((warn_unused_result));
+char *tn_xstrdup(const char *s) __attribute__((malloc, warn_unused_result));
+
+/* Grow a dynamic array *arr of *cap elements of size elsz so that it holds at least need. */
+void tn_grow(void **arr, size_t *cap, size_t need, size_t elsz);
+
+#define TN_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

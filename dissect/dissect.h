@@ -1,0 +1,205 @@
+/* dissect.h - public interface of the dissect layer: frame bytes -> one normalized packet record.
+ *
+ * The dissector is pure: it allocates nothing, keeps no state and never prints.  Malformed or
+ * truncated input is data: it sets anomaly bits and a status, never crashes.
+ */
+#ifndef TN_DISSECT_H
+#define TN_DISSECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common.h"
+
+/* ---- anomalies (listed once in anomalies.def) ---- */
+enum tn_anom_kind {
+#define X(name, sname, text) TN_ANOM_##name,
+#include "anomalies.def"
+#undef X
+    TN_ANOM_COUNT
+};
+
+struct tn_anoms {
+    uint64_t bits;   /* bit k set = anomaly kind k seen in this packet */
+};
+
+static inline void tn_anom(struct tn_anoms *a, enum tn_anom_kind k)
+{
+    a->bits |= (uint64_t)1 << k;
+}
+
+static inline bool tn_anom_has(const struct tn_anoms *a, enum tn_anom_kind k)
+{
+    return (a->bits >> k) & 1u;
+}
+
+const char *tn_anom_name(enum tn_anom_kind k);  /* "tcp.opt_len0" */
+const char *tn_anom_text(enum tn_anom_kind k);  /* "TCP option length 0 or 1" */
+
+/* ---- dissector status ---- */
+enum tn_dis_status {
+    TN_DIS_OK = 0,
+    TN_DIS_TRUNCATED = 1,  /* the capture ended early (snap length, cut file) */
+    TN_DIS_MALFORMED = 2,  /* the packet contradicts itself */
+};
+
+/* What the packet turned out to be. */
+enum tn_pkt_kind {
+    TN_PK_OTHER = 0,  /* not TCP or DFCP (ARP, UDP, ICMP, ...) or undecodable */
+    TN_PK_TCP,
+    TN_PK_DFCP,
+};
+
+/* ---- DFCP (dfcp-wire-format.md) ---- */
+enum tn_dfcp_type {
+    TN_DFCP_T_DATA = 0,
+    TN_DFCP_T_SYN = 1,
+    TN_DFCP_T_SYNACK = 2,
+    TN_DFCP_T_ACK = 3,
+    TN_DFCP_T_BACK = 4,
+    TN_DFCP_T_FIN = 5,
+    TN_DFCP_T_FINACK = 6,
+    TN_DFCP_T_RST = 7,
+};
+
+enum {
+    TN_DFCP_F_ACKING = 0x01,
+    TN_DFCP_F_ENCODED = 0x02,
+    TN_DFCP_F_DECODE_FAILED = 0x04,
+    TN_DFCP_F_LAST_BLOCK = 0x08,
+    TN_DFCP_F_KNOWN = 0x0f,
+};
+
+#define TN_DFCP_HDR_LEN 20
+#define TN_DFCP_DEFAULT_IPPROTO 253
+#define TN_DFCP_DEFAULT_UDP_PORT 9253
+
+struct tn_dfcp {
+    uint8_t version;
+    uint8_t type;      /* enum tn_dfcp_type, 8-15 reserved */
+    uint8_t flags;
+    uint16_t n;        /* symbols per block */
+    uint32_t block;
+    uint16_t sym_idx;
+    uint16_t window;   /* blocks */
+    uint32_t k;        /* block source length, bytes */
+    bool over_udp;     /* carried in UDP rather than natively */
+};
+
+const char *tn_dfcp_type_name(unsigned type, char buf[16]);  /* "DATA", "unknown-9" */
+
+/* ---- TCP ---- */
+enum {
+    TN_TCP_FIN = 0x01,
+    TN_TCP_SYN = 0x02,
+    TN_TCP_RST = 0x04,
+    TN_TCP_PSH = 0x08,
+    TN_TCP_ACK = 0x10,
+    TN_TCP_URG = 0x20,
+    TN_TCP_ECE = 0x40,
+    TN_TCP_CWR = 0x80,
+};
+
+#define TN_MAX_SACK 4
+
+struct tn_sack_block {
+    uint32_t left, right;
+};
+
+struct tn_tcp_opts {
+    bool has_mss, has_ws, sack_ok, has_ts;
+    uint16_t mss;
+    uint8_t ws;                /* as sent (values > 14 flagged as an anomaly) */
+    uint8_t nsack;             /* SACK blocks present */
+    struct tn_sack_block sack[TN_MAX_SACK];
+    uint32_t ts_val, ts_ecr;
+};
+
+struct tn_tcp {
+    uint32_t seq, ack;
+    uint8_t flags;
+    uint16_t win;              /* raw, unscaled */
+    uint16_t urp;
+    uint8_t hdr_len;           /* bytes */
+    struct tn_tcp_opts opt;
+};
+
+/* ---- addresses ---- */
+struct tn_addr {
+    uint8_t family;            /* 4 or 6; 0 = none */
+    uint8_t a[16];             /* IPv4 in the first 4 bytes */
+};
+
+/* Format numerically ("10.0.0.1", "2001:db8::1"); buf must hold 48 bytes. */
+const char *tn_addr_str(const struct tn_addr *a, char *buf, size_t len);
+
+/* Tunnels the packet was found inside (bit set). */
+enum {
+    TN_TUN_GRE = 0x01,
+    TN_TUN_VXLAN = 0x02,
+    TN_TUN_GTPU = 0x04,
+    TN_TUN_IPIP = 0x08,
+};
+
+/* One normalized packet.  Filled completely by tn_dissect (zeroed first). */
+struct tn_pkt {
+    struct tn_time ts;
+    uint64_t num;              /* packet number in the trace, 1-based (copied from the caller) */
+    enum tn_pkt_kind kind;
+    struct tn_anoms anoms;
+
+    /* network layer (innermost IP header) */
+    uint8_t ipver;             /* 4 or 6, 0 when no IP */
+    struct tn_addr src, dst;
+    uint8_t ipproto;           /* transport protocol number */
+    uint8_t ttl;               /* TTL or hop limit */
+    uint8_t ecn;               /* low 2 bits of TOS / traffic class */
+    uint16_t ip_id;            /* IPv4 identification (0 for IPv6) */
+    bool fragment;             /* a fragment (first or later); transport not dissected unless first */
+    uint8_t tunnels;           /* TN_TUN_* bits */
+    uint8_t vlan_depth;        /* 802.1Q/802.1ad tags seen */
+    uint8_t mpls_depth;        /* MPLS labels seen */
+
+    /* transport */
+    uint16_t sport, dport;
+    struct tn_tcp tcp;         /* valid when kind == TN_PK_TCP */
+    struct tn_dfcp dfcp;       /* valid when kind == TN_PK_DFCP */
+
+    /* payload: len is what the IP lengths say (on the wire); caplen what was captured */
+    uint32_t payload_len;
+    uint32_t payload_caplen;
+    const uint8_t *payload;    /* borrowed: valid until the next frame is read */
+    uint32_t wirelen, caplen;  /* of the whole frame */
+};
+
+struct tn_dissect_cfg {
+    uint8_t dfcp_ipproto;      /* default 253 */
+    uint16_t dfcp_udp_port;    /* default 9253 */
+};
+
+void tn_dissect_cfg_default(struct tn_dissect_cfg *cfg);
+
+/* Link types are LINKTYPE_/DLT_ values as in pcap files. */
+enum {
+    TN_LINK_NULL = 0,          /* BSD loopback, host-order AF */
+    TN_LINK_ETHERNET = 1,
+    TN_LINK_RAW = 101,         /* LINKTYPE_RAW (DLT_RAW is 12 or 14 on some systems) */
+    TN_LINK_RAW_12 = 12,       /* DLT_RAW on most BSDs/Linux in files written with DLT values */
+    TN_LINK_RAW_14 = 14,       /* DLT_RAW on OpenBSD */
+    TN_LINK_LOOP = 108,        /* OpenBSD loopback, network-order AF */
+    TN_LINK_LINUX_SLL = 113,
+    TN_LINK_IPV4 = 228,
+    TN_LINK_IPV6 = 229,
+    TN_LINK_LINUX_SLL2 = 276,
+};
+
+/* Dissect one frame.  Returns enum tn_dis_status; out is always fully set (kind TN_PK_OTHER when
+ * nothing of interest was found).  ts and num are copied into out unchanged. */
+int tn_dissect(const struct tn_dissect_cfg *cfg, int linktype, const uint8_t *data, uint32_t caplen,
+               uint32_t wirelen, struct tn_time ts, uint64_t num, struct tn_pkt *out);
+
+/* True when the link type is one tn_dissect understands. */
+bool tn_dissect_link_supported(int linktype);
+
+#endif

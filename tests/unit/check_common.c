@@ -1,0 +1,52 @@
+/* check_common.c - error buffer and growth helper. */
+#include <check.h>
+#include <string.h>
+
+#include "common.h"
+
+START_TEST(test_err_set_returns_negative_code)
+{
+    struct tn_err e;
+    int r = tn_err_set(&e, TN_EFORMAT, "%s: packet %d: %s", "x.pcap", 7, "bad");
+    ck_assert_int_eq(r, -TN_EFORMAT);
+    ck_assert_int_eq(e.code, TN_EFORMAT);
+    ck_assert_str_eq(e.msg, "x.pcap: packet 7: bad");
+    ck_assert_int_eq(tn_err_set(NULL, TN_EIO, "ignored"), -TN_EIO);
+}
+END_TEST
+
+START_TEST(test_grow_keeps_contents)
+{
+    int *v = NULL;
+    size_t cap = 0;
+    for (int i = 0; i < 1000; i++) {
+        tn_grow((void **)&v, &cap, (size_t)i + 1, sizeof *v);
+        v[i] = i * 3;
+    }
+    ck_assert_uint_ge(cap, 1000);
+    ck_assert_int_eq(v[999], 2997);
+    ck_assert_int_eq(v[17], 51);
+    free(v);
+}
+END_TEST
+
+START_TEST(test_time_diff)
+{
+    struct tn_time a = {10, 100000000}, b = {9, 900000000};
+    ck_assert_double_eq_tol(tn_time_diff(a, b), 0.2, 1e-12);
+    ck_assert_int_eq(tn_time_cmp(a, b), 1);
+    ck_assert_int_eq(tn_time_cmp(b, a), -1);
+    ck_assert_int_eq(tn_time_cmp(a, a), 0);
+}
+END_TEST
+
+Suite *tn_common_suite(void)
+{
+    Suite *s = suite_create("common");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_err_set_returns_negative_code);
+    tcase_add_test(tc, test_grow_keeps_contents);
+    tcase_add_test(tc, test_time_diff);
+    suite_add_tcase(s, tc);
+    return s;
+}
