@@ -28,9 +28,10 @@ const char *tn_conn_state_name(enum tn_conn_state s);  /* "complete", "reset", "
 /* Per-direction counters: the direction's sender is the source of its packets. */
 struct tn_dir_stats {
     uint64_t pkts;
+    uint64_t wire_bytes;       /* frame bytes on the wire (what tshark's conversations count) */
     uint64_t data_pkts;        /* packets carrying payload (TCP) / DATA packets (DFCP) */
     uint64_t data_bytes;       /* payload bytes on the wire, retransmissions included */
-    uint64_t unique_bytes;     /* highest sequence reached minus the first (TCP) */
+    uint64_t unique_bytes;     /* sequence space covered by data: highest end minus lowest start */
     uint64_t pure_acks;        /* ACK set, no data, no SYN/FIN/RST */
     uint64_t rexmit_pkts;      /* data below the highest sequence already seen */
     uint64_t rexmit_bytes;
@@ -52,13 +53,13 @@ struct tn_dir_stats {
     uint16_t mss;
     uint8_t ws;
 
-    /* sequence tracking (TCP) */
+    /* sequence tracking (TCP); "rel" numbers are unwrapped to 64 bits and relative to isn */
     bool isn_set;
-    uint32_t isn;              /* initial sequence number (SYN's, or the first seen) */
-    uint64_t hi_seq;           /* highest sequence end seen, unwrapped, relative to isn */
-    uint64_t last_ack;         /* highest cumulative ACK sent by this direction, unwrapped, relative */
+    uint32_t isn;              /* initial sequence number (the SYN's, or first seq seen - 1) */
+    int64_t lo_rel, hi_rel;    /* lowest data start / highest data end seen */
+    bool data_seen;
     bool ack_set;
-    uint32_t last_ack_raw;
+    uint32_t last_ack_raw;     /* last cumulative ACK this direction sent */
     uint16_t last_win_raw;
     uint32_t dup_run;          /* current run of duplicate ACKs */
 

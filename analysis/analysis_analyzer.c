@@ -1,0 +1,192 @@
+/* analysis_analyzer.c - the analyzer: trace totals, connection table, dispatch per protocol. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_int.h"
+
+struct tn_analyzer {
+    struct tn_analysis_cfg cfg;
+    struct tn_flowtab *flows;
+    struct tn_conn_priv **conns;
+    size_t nconns, cap;
+    struct tn_trace_stats st;
+};
+
+struct tn_analyzer *tn_analyzer_new(const struct tn_analysis_cfg *cfg)
+{
+    struct tn_analyzer *a = tn_xcalloc(1, sizeof *a);
+    if (cfg)
+        a->cfg = *cfg;
+    a->flows = tn_flowtab_new();
+    return a;
+}
+
+void tn_analyzer_free(struct tn_analyzer *a)
+{
+    if (!a)
+        return;
+    for (size_t i = 0; i < a->nconns; i++)
+        free(a->conns[i]);
+    free(a->conns);
+    tn_flowtab_free(a->flows);
+    free(a);
+}
+
+static void count_trace(struct tn_analyzer *a, const struct tn_pkt *p, int status, const char *source)
+{
+    struct tn_trace_stats *st = &a->st;
+    st->frames++;
+    if (!st->have_time || tn_time_cmp(p->ts, st->first) < 0)
+        st->first = p->ts;
+    if (!st->have_time || tn_time_cmp(p->ts, st->last) > 0)
+        st->last = p->ts;
+    st->have_time = true;
+    switch (p->kind) {
+    case TN_PK_TCP: st->tcp++; break;
+    case TN_PK_DFCP: st->dfcp++; break;
+    default: st->other++; break;
+    }
+    if (p->ipver == 4)
+        st->ip4++;
+    else if (p->ipver == 6)
+        st->ip6++;
+    if (p->fragment)
+        st->fragments++;
+    if (p->tunnels)
+        st->tunneled++;
+    if (status == TN_DIS_TRUNCATED)
+        st->truncated++;
+    else if (status == TN_DIS_MALFORMED)
+        st->malformed++;
+    if (!p->anoms.bits)
+        return;
+    st->anom_pkts++;
+    for (int k = 0; k < TN_ANOM_COUNT; k++) {
+        if (!tn_anom_has(&p->anoms, (enum tn_anom_kind)k))
+            continue;
+        if (st->anom_count[k]++ == 0) {
+            st->anom_first[k] = p->num;
+            st->anom_first_file[k] = source;
+        }
+    }
+}
+
+/* Side a is the sender of the first packet, except that a SYN-ACK's receiver is the SYN sender. */
+static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt *p, uint64_t hash)
+{
+    struct tn_conn_priv *cp = tn_xcalloc(1, sizeof *cp);
+    struct tn_conn *c = &cp->pub;
+    bool first_is_synack = p->kind == TN_PK_TCP &&
+                           (p->tcp.flags & (TN_TCP_SYN | TN_TCP_ACK)) == (TN_TCP_SYN | TN_TCP_ACK);
+    bool dfcp_synack = p->kind == TN_PK_DFCP && p->dfcp.type == TN_DFCP_T_SYNACK;
+    bool swap = first_is_synack || dfcp_synack;
+    c->proto = p->kind;
+    c->a = swap ? p->dst : p->src;
+    c->b = swap ? p->src : p->dst;
+    c->a_port = swap ? p->dport : p->sport;
+    c->b_port = swap ? p->sport : p->dport;
+    c->first = p->ts;
+    c->last = p->ts;
+    c->dfcp_over_udp = p->kind == TN_PK_DFCP && p->dfcp.over_udp;
+    for (int d = 0; d < 2; d++) {
+        c->d[d].seg_min = UINT32_MAX;
+        c->d[d].win_min = UINT32_MAX;
+    }
+    cp->hash = hash;
+    tn_grow((void **)&a->conns, &a->cap, a->nconns + 1, sizeof *a->conns);
+    a->conns[a->nconns++] = cp;
+    c->idx = (unsigned)a->nconns;
+    return cp;
+}
+
+static enum tn_dir dir_of(const struct tn_conn *c, const struct tn_pkt *p)
+{
+    bool is_a = p->sport == c->a_port && memcmp(p->src.a, c->a.a, 16) == 0;
+    return is_a ? TN_A2B : TN_B2A;
+}
+
+void tn_analyzer_add(struct tn_analyzer *a, const struct tn_pkt *p, int status, const char *source)
+{
+    count_trace(a, p, status, source);
+    if (p->kind != TN_PK_TCP && p->kind != TN_PK_DFCP)
+        return;
+
+    struct tn_flowkey key;
+    uint64_t hash;
+    tn_flowkey_make(p, &key, &hash);
+    long idx = tn_flowtab_lookup(a->flows, &key, hash);
+    struct tn_conn_priv *cp = idx >= 0 ? a->conns[idx] : NULL;
+    if (cp && p->kind == TN_PK_TCP && tn_tcp_conn_is_reuse(cp, dir_of(&cp->pub, p), p))
+        cp = NULL;
+    if (!cp) {
+        cp = new_conn(a, p, hash);
+        tn_flowtab_set(a->flows, &key, hash, (long)a->nconns - 1);
+    }
+
+    struct tn_conn *c = &cp->pub;
+    enum tn_dir d = dir_of(c, p);
+    struct tn_dir_stats *ds = &c->d[d];
+    if (ds->pkts == 0)
+        ds->first = p->ts;
+    ds->last = p->ts;
+    ds->pkts++;
+    ds->wire_bytes += p->wirelen;
+    if (tn_time_cmp(p->ts, c->last) > 0)
+        c->last = p->ts;
+    if (p->anoms.bits)
+        c->anomalies++;
+    if (p->kind == TN_PK_TCP)
+        tn_tcp_conn_pkt(cp, d, p);
+    else
+        tn_dfcp_conn_pkt(cp, d, p);
+}
+
+void tn_analyzer_finish(struct tn_analyzer *a)
+{
+    (void)a;   /* per-connection summaries are kept up to date per packet */
+}
+
+size_t tn_analyzer_conn_count(const struct tn_analyzer *a)
+{
+    return a->nconns;
+}
+
+const struct tn_conn *tn_analyzer_conn(const struct tn_analyzer *a, size_t i)
+{
+    return i < a->nconns ? &a->conns[i]->pub : NULL;
+}
+
+const struct tn_trace_stats *tn_analyzer_stats(const struct tn_analyzer *a)
+{
+    return &a->st;
+}
+
+const char *tn_conn_state_name(enum tn_conn_state s)
+{
+    switch (s) {
+    case TN_ST_COMPLETE: return "complete";
+    case TN_ST_RESET: return "reset";
+    case TN_ST_OPEN: return "open";
+    case TN_ST_PARTIAL: return "partial";
+    }
+    return "?";
+}
+
+enum tn_conn_state tn_conn_state(const struct tn_conn *c)
+{
+    if (c->reset)
+        return TN_ST_RESET;
+    if (!c->handshake_seen)
+        return TN_ST_PARTIAL;
+    if (c->closed)
+        return TN_ST_COMPLETE;
+    return TN_ST_OPEN;
+}
+
+double tn_dir_throughput_bps(const struct tn_conn *c, enum tn_dir d)
+{
+    double dur = tn_time_diff(c->last, c->first);
+    if (dur <= 0)
+        return 0;
+    return (double)c->d[d].unique_bytes * 8.0 / dur;
+}

@@ -1,0 +1,65 @@
+/* render_csv.c - the CSV files of csv-contract.md (connections.csv so far). */
+#include <inttypes.h>
+
+#include "render.h"
+#include "render_csvfile.h"
+
+static const char conn_header[] =
+    "conn,proto,a_addr,a_port,b_addr,b_port,first_s,last_s,state,a2b_pkts,b2a_pkts,"
+    "a2b_data_pkts,b2a_data_pkts,a2b_data_bytes,b2a_data_bytes,a2b_unique_bytes,b2a_unique_bytes,"
+    "a2b_rexmit_pkts,b2a_rexmit_pkts,a2b_rexmit_bytes,b2a_rexmit_bytes,a2b_dupacks,b2a_dupacks,"
+    "a2b_ooo_pkts,b2a_ooo_pkts,a2b_zero_wnd,b2a_zero_wnd,anomalies";
+
+/* Two cells: the a->b and b->a values of one counter. */
+#define BOTH(f, c, field)                          \
+    do {                                           \
+        tn_csvfile_u64((f), (c)->d[TN_A2B].field); \
+        tn_csvfile_u64((f), (c)->d[TN_B2A].field); \
+    } while (0)
+
+static void conn_row(struct tn_csvfile *f, const struct tn_conn *c)
+{
+    char addr[64];
+    bool tcp = c->proto == TN_PK_TCP;
+    tn_csvfile_u64(f, c->idx);
+    tn_csvfile_str(f, tcp ? "tcp" : "dfcp");
+    tn_csvfile_str(f, tn_addr_str(&c->a, addr, sizeof addr));
+    tn_csvfile_u64(f, c->a_port);
+    tn_csvfile_str(f, tn_addr_str(&c->b, addr, sizeof addr));
+    tn_csvfile_u64(f, c->b_port);
+    tn_csvfile_time(f, c->first);
+    tn_csvfile_time(f, c->last);
+    tn_csvfile_str(f, tn_conn_state_name(tn_conn_state(c)));
+    BOTH(f, c, pkts);
+    BOTH(f, c, data_pkts);
+    BOTH(f, c, data_bytes);
+    if (tcp) {
+        BOTH(f, c, unique_bytes);
+        BOTH(f, c, rexmit_pkts);
+        BOTH(f, c, rexmit_bytes);
+        BOTH(f, c, dupacks);
+        BOTH(f, c, ooo_pkts);
+        BOTH(f, c, zero_wnd);
+    } else {   /* DFCP has no sequence space, retransmissions or windows: unknown, empty */
+        for (int i = 0; i < 12; i++)
+            tn_csvfile_str(f, NULL);
+    }
+    tn_csvfile_u64(f, c->anomalies);
+    tn_csvfile_end_row(f);
+}
+
+int tn_csv_write_connections(const char *dir, const struct tn_analyzer *a,
+                             const struct tn_selection *sel, struct tn_err *err)
+{
+    struct tn_csvfile f;
+    int r = tn_csvfile_open(&f, dir, "connections.csv", conn_header, err);
+    if (r)
+        return r;
+    size_t n = tn_analyzer_conn_count(a);
+    for (size_t i = 0; i < n; i++) {
+        const struct tn_conn *c = tn_analyzer_conn(a, i);
+        if (tn_selected(sel, c->idx))
+            conn_row(&f, c);
+    }
+    return tn_csvfile_close(&f, err);
+}

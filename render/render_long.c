@@ -1,0 +1,172 @@
+/* render_long.c - the long per-connection report (-l): both directions side by side. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "render.h"
+
+#define COLW 22
+
+static void row_s(FILE *out, const char *label, const char *a, const char *b)
+{
+    fprintf(out, "     %-24s %*s    %-24s %*s\n", label, COLW, a, label, COLW, b);
+}
+
+static void row_u(FILE *out, const char *label, uint64_t a, uint64_t b)
+{
+    char x[32], y[32];
+    snprintf(x, sizeof x, "%" PRIu64, a);
+    snprintf(y, sizeof y, "%" PRIu64, b);
+    row_s(out, label, x, y);
+}
+
+static const char *opt_str(char *buf, size_t len, bool seen, unsigned v)
+{
+    if (seen)
+        snprintf(buf, len, "%u", v);
+    else
+        snprintf(buf, len, "-");
+    return buf;
+}
+
+static const char *seg_str(char *buf, size_t len, const struct tn_dir_stats *s, int which)
+{
+    if (s->data_pkts == 0) {
+        snprintf(buf, len, "-");
+        return buf;
+    }
+    if (which == 0)
+        snprintf(buf, len, "%u", s->seg_min);
+    else if (which == 1)
+        snprintf(buf, len, "%u", s->seg_max);
+    else
+        snprintf(buf, len, "%.0f", (double)s->data_bytes / (double)s->data_pkts);
+    return buf;
+}
+
+static const char *win_str(char *buf, size_t len, const struct tn_dir_stats *s, int which)
+{
+    if (s->win_n == 0) {
+        snprintf(buf, len, "-");
+        return buf;
+    }
+    if (which == 0)
+        snprintf(buf, len, "%u", s->win_min);
+    else if (which == 1)
+        snprintf(buf, len, "%u", s->win_max);
+    else
+        snprintf(buf, len, "%.0f", s->win_sum / (double)s->win_n);
+    return buf;
+}
+
+static const char *time_str(char *buf, size_t len, const struct tn_dir_stats *s, bool last)
+{
+    if (s->pkts == 0)
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.6f", tn_time_to_double(last ? s->last : s->first));
+    return buf;
+}
+
+static void common_rows(FILE *out, const struct tn_conn *c)
+{
+    const struct tn_dir_stats *x = &c->d[TN_A2B], *y = &c->d[TN_B2A];
+    char p[3][32], q[3][32];
+    row_u(out, "total packets:", x->pkts, y->pkts);
+    row_u(out, "wire bytes:", x->wire_bytes, y->wire_bytes);
+    row_u(out, "data pkts:", x->data_pkts, y->data_pkts);
+    row_u(out, "data bytes:", x->data_bytes, y->data_bytes);
+    for (int i = 0; i < 3; i++) {
+        static const char *const lbl[3] = {"min segm size:", "max segm size:", "avg segm size:"};
+        row_s(out, lbl[i], seg_str(p[i], sizeof p[i], x, i), seg_str(q[i], sizeof q[i], y, i));
+    }
+    row_s(out, "first packet:", time_str(p[0], sizeof p[0], x, false), time_str(q[0], sizeof q[0], y, false));
+    row_s(out, "last packet:", time_str(p[1], sizeof p[1], x, true), time_str(q[1], sizeof q[1], y, true));
+}
+
+static void tcp_rows(FILE *out, const struct tn_conn *c)
+{
+    const struct tn_dir_stats *x = &c->d[TN_A2B], *y = &c->d[TN_B2A];
+    char p[3][32], q[3][32];
+    row_u(out, "pure acks:", x->pure_acks, y->pure_acks);
+    row_u(out, "unique bytes:", x->unique_bytes, y->unique_bytes);
+    row_u(out, "rexmt data pkts:", x->rexmit_pkts, y->rexmit_pkts);
+    row_u(out, "rexmt data bytes:", x->rexmit_bytes, y->rexmit_bytes);
+    row_u(out, "outoforder pkts:", x->ooo_pkts, y->ooo_pkts);
+    row_u(out, "dup acks:", x->dupacks, y->dupacks);
+    row_u(out, "zero win adv:", x->zero_wnd, y->zero_wnd);
+    row_u(out, "SYN pkts:", x->syn, y->syn);
+    row_u(out, "FIN pkts:", x->fin, y->fin);
+    row_u(out, "RST pkts:", x->rst, y->rst);
+    row_s(out, "req MSS:", opt_str(p[0], 32, x->mss_seen, x->mss), opt_str(q[0], 32, y->mss_seen, y->mss));
+    row_s(out, "window scale:", opt_str(p[1], 32, x->ws_seen, x->ws), opt_str(q[1], 32, y->ws_seen, y->ws));
+    row_s(out, "SACK permitted:", x->sack_ok ? "Y" : "N", y->sack_ok ? "Y" : "N");
+    row_s(out, "timestamps:", x->ts_seen ? "Y" : "N", y->ts_seen ? "Y" : "N");
+    for (int i = 0; i < 3; i++) {
+        static const char *const lbl[3] = {"min win adv:", "max win adv:", "avg win adv:"};
+        row_s(out, lbl[i], win_str(p[i], sizeof p[i], x, i), win_str(q[i], sizeof q[i], y, i));
+    }
+    row_u(out, "super-segments (>MSS):", x->super_segs, y->super_segs);
+    row_u(out, "snaplen-cut data pkts:", x->trunc_pkts, y->trunc_pkts);
+    snprintf(p[0], 32, "%.0f", tn_dir_throughput_bps(c, TN_A2B));
+    snprintf(q[0], 32, "%.0f", tn_dir_throughput_bps(c, TN_B2A));
+    row_s(out, "throughput (bit/s):", p[0], q[0]);
+}
+
+static void dfcp_rows(FILE *out, const struct tn_conn *c)
+{
+    const struct tn_dir_stats *x = &c->d[TN_A2B], *y = &c->d[TN_B2A];
+    static const char *const tname[8] = {"DATA pkts:", "SYN pkts:",  "SYNACK pkts:", "ACK pkts:",
+                                         "BACK pkts:", "FIN pkts:",  "FINACK pkts:", "RST pkts:"};
+    for (int t = 0; t < 8; t++)
+        row_u(out, tname[t], x->dfcp_type_pkts[t], y->dfcp_type_pkts[t]);
+    uint64_t unk_x = 0, unk_y = 0;
+    for (int t = 8; t < 16; t++) {
+        unk_x += x->dfcp_type_pkts[t];
+        unk_y += y->dfcp_type_pkts[t];
+    }
+    row_u(out, "unknown-type pkts:", unk_x, unk_y);
+    row_u(out, "blocks seen:", x->dfcp_blocks, y->dfcp_blocks);
+    row_u(out, "symbols per block:", x->dfcp_n, y->dfcp_n);
+    row_u(out, "window (blocks):", x->dfcp_window, y->dfcp_window);
+    row_u(out, "block source bytes:", x->dfcp_k, y->dfcp_k);
+    char p[32], q[32];
+    snprintf(p, sizeof p, "%s%s", (x->dfcp_flags & TN_DFCP_F_ACKING) ? "acking " : "",
+             (x->dfcp_flags & TN_DFCP_F_ENCODED) ? "encoded" : "");
+    snprintf(q, sizeof q, "%s%s", (y->dfcp_flags & TN_DFCP_F_ACKING) ? "acking " : "",
+             (y->dfcp_flags & TN_DFCP_F_ENCODED) ? "encoded" : "");
+    row_s(out, "flags:", p[0] ? p : "-", q[0] ? q : "-");
+}
+
+static void one_conn(FILE *out, const struct tn_conn *c)
+{
+    char ab[64], bb[64];
+    tn_addr_str(&c->a, ab, sizeof ab);
+    tn_addr_str(&c->b, bb, sizeof bb);
+    fprintf(out, "================================\n");
+    fprintf(out, "%s connection %u:\n", c->proto == TN_PK_DFCP ? "DFCP" : "TCP", c->idx);
+    fprintf(out, "\thost a:        %s:%u\n", ab, c->a_port);
+    fprintf(out, "\thost b:        %s:%u\n", bb, c->b_port);
+    fprintf(out, "\tstate:         %s\n", tn_conn_state_name(tn_conn_state(c)));
+    fprintf(out, "\thandshake:     %s\n", c->handshake_seen ? "seen" : "not seen");
+    fprintf(out, "\tfirst packet:  %.6f\n", tn_time_to_double(c->first));
+    fprintf(out, "\tlast packet:   %.6f\n", tn_time_to_double(c->last));
+    fprintf(out, "\telapsed time:  %.6f s\n", tn_time_diff(c->last, c->first));
+    fprintf(out, "\ttotal packets: %" PRIu64 "\n", c->d[0].pkts + c->d[1].pkts);
+    fprintf(out, "\tanomalies:     %" PRIu64 "\n", c->anomalies);
+    fprintf(out, "   %-48s %s\n", "a->b:", "b->a:");
+    common_rows(out, c);
+    if (c->proto == TN_PK_DFCP)
+        dfcp_rows(out, c);
+    else
+        tcp_rows(out, c);
+}
+
+void tn_report_long(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel)
+{
+    size_t n = tn_analyzer_conn_count(a);
+    for (size_t i = 0; i < n; i++) {
+        const struct tn_conn *c = tn_analyzer_conn(a, i);
+        if (tn_selected(sel, c->idx))
+            one_conn(out, c);
+    }
+}

@@ -1,0 +1,73 @@
+/* render_text.c - the text report: connection list, trace summary, long statistics. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "render.h"
+
+bool tn_selected(const struct tn_selection *sel, unsigned idx)
+{
+    if (!sel || sel->n == 0)
+        return true;
+    for (size_t i = 0; i < sel->n; i++)
+        if (sel->idx[i] == idx)
+            return true;
+    return false;
+}
+
+static const char *proto_name(const struct tn_conn *c)
+{
+    return c->proto == TN_PK_DFCP ? (c->dfcp_over_udp ? "dfcp/udp" : "dfcp") : "tcp";
+}
+
+/* "10.0.0.1:5201" or "[2001:db8::1]:80" */
+static const char *endpoint(const struct tn_addr *a, uint16_t port, char *buf, size_t len)
+{
+    char ab[64];
+    tn_addr_str(a, ab, sizeof ab);
+    snprintf(buf, len, a->family == 6 ? "[%s]:%u" : "%s:%u", ab, port);
+    return buf;
+}
+
+void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel)
+{
+    size_t n = tn_analyzer_conn_count(a);
+    fprintf(out, "%zu connection%s:\n", n, n == 1 ? "" : "s");
+    for (size_t i = 0; i < n; i++) {
+        const struct tn_conn *c = tn_analyzer_conn(a, i);
+        if (!tn_selected(sel, c->idx))
+            continue;
+        char ea[96], eb[96];
+        fprintf(out, "%4u: %s - %s  %-8s %8" PRIu64 ">%8" PRIu64 "<  %s\n", c->idx,
+                endpoint(&c->a, c->a_port, ea, sizeof ea), endpoint(&c->b, c->b_port, eb, sizeof eb),
+                proto_name(c), c->d[TN_A2B].pkts, c->d[TN_B2A].pkts,
+                tn_conn_state_name(tn_conn_state(c)));
+    }
+}
+
+void tn_report_summary(FILE *out, const struct tn_analyzer *a)
+{
+    const struct tn_trace_stats *st = tn_analyzer_stats(a);
+    fprintf(out, "\nTrace summary:\n");
+    fprintf(out, "  packets read:  %" PRIu64 "\n", st->frames);
+    fprintf(out, "  TCP:           %" PRIu64 "\n", st->tcp);
+    fprintf(out, "  DFCP:          %" PRIu64 "\n", st->dfcp);
+    fprintf(out, "  other:         %" PRIu64 "\n", st->other);
+    if (st->fragments)
+        fprintf(out, "  IP fragments:  %" PRIu64 "\n", st->fragments);
+    if (st->tunneled)
+        fprintf(out, "  in tunnels:    %" PRIu64 "\n", st->tunneled);
+    if (st->have_time) {
+        fprintf(out, "  first packet:  %.6f\n", tn_time_to_double(st->first));
+        fprintf(out, "  last packet:   %.6f\n", tn_time_to_double(st->last));
+    }
+    fprintf(out, "  anomalies:     %" PRIu64 " packet%s (%" PRIu64 " truncated, %" PRIu64 " malformed)\n",
+            st->anom_pkts, st->anom_pkts == 1 ? "" : "s", st->truncated, st->malformed);
+    for (int k = 0; k < TN_ANOM_COUNT; k++) {
+        if (!st->anom_count[k])
+            continue;
+        fprintf(out, "    %-22s %8" PRIu64 "  first in %s packet %" PRIu64 ": %s\n",
+                tn_anom_name((enum tn_anom_kind)k), st->anom_count[k],
+                st->anom_first_file[k] ? st->anom_first_file[k] : "?", st->anom_first[k],
+                tn_anom_text((enum tn_anom_kind)k));
+    }
+}

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# test.sh - install, build with AddressSanitizer + UBSan, run the whole test suite (CTest).
+# The second README command; .ci/run calls it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh build-asan -DTN_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export CK_FORK=no
+cd build-asan
+ctest --output-on-failure -j2 "$@"
