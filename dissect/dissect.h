@@ -20,6 +20,9 @@ enum tn_anom_kind {
     TN_ANOM_COUNT
 };
 
+/* The anomaly set of one packet is a 64-bit mask. */
+_Static_assert(TN_ANOM_COUNT <= 64, "anomalies.def lists more than 64 kinds");
+
 struct tn_anoms {
     uint64_t bits;   /* bit k set = anomaly kind k seen in this packet */
 };
@@ -37,7 +40,17 @@ static inline bool tn_anom_has(const struct tn_anoms *a, enum tn_anom_kind k)
 const char *tn_anom_name(enum tn_anom_kind k);  /* "tcp.opt_len0" */
 const char *tn_anom_text(enum tn_anom_kind k);  /* "TCP option length 0 or 1" */
 
-/* ---- dissector status ---- */
+/* ---- dissector status ----
+ * The status is the worst thing found; kind says whether the record is usable.  They combine:
+ *  - TRUNCATED + kind TCP: the fixed TCP header is complete but its options were cut by the snap
+ *    length (tcp.opt_truncated); seq/ack/flags/window are valid, options partial.
+ *  - MALFORMED + kind TCP: a length inside the packet is inconsistent but the transport header
+ *    could still be read (ip4.opt_len, tcp.opt_len_*); the bad option is skipped.
+ *  - OK with anomaly bits: content that parses but is odd (tcp.flags_bad, tcp.wscale_big,
+ *    tcp.opt_dup, dfcp.type_reserved, ...) or a limit of this dissector (link.unknown,
+ *    gre.version, vlan.depth, ip6.ext_depth, tunnel.depth; kind OTHER).
+ * Header-only captures (payload cut by the snap length) are normal: OK, payload_caplen <
+ * payload_len, no anomaly. */
 enum tn_dis_status {
     TN_DIS_OK = 0,
     TN_DIS_TRUNCATED = 1,  /* the capture ended early (snap length, cut file) */
@@ -85,6 +98,8 @@ struct tn_dfcp {
     uint16_t window;   /* blocks */
     uint32_t k;        /* block source length, bytes */
     bool over_udp;     /* carried in UDP rather than natively */
+    uint16_t hdr_sport, hdr_dport; /* ports in the DFCP header; tn_pkt.sport/dport are these when
+                                      native and the UDP ports when over UDP (a mismatch is fine) */
 };
 
 const char *tn_dfcp_type_name(unsigned type, char buf[16]);  /* "DATA", "unknown-9" */
@@ -140,6 +155,7 @@ enum {
     TN_TUN_VXLAN = 0x02,
     TN_TUN_GTPU = 0x04,
     TN_TUN_IPIP = 0x08,
+    TN_TUN_ERSPAN = 0x10,      /* ERSPAN type I/II/III mirror inside GRE (GRE bit set too) */
 };
 
 /* One normalized packet.  Filled completely by tn_dissect (zeroed first). */
@@ -166,7 +182,8 @@ struct tn_pkt {
     struct tn_tcp tcp;         /* valid when kind == TN_PK_TCP */
     struct tn_dfcp dfcp;       /* valid when kind == TN_PK_DFCP */
 
-    /* payload: len is what the IP lengths say (on the wire); caplen what was captured */
+    /* payload: len is what the IP lengths say (on the wire); caplen what was captured.
+     * For TCP and DFCP payload points just past the transport header (even when caplen is 0). */
     uint32_t payload_len;
     uint32_t payload_caplen;
     const uint8_t *payload;    /* borrowed: valid until the next frame is read */

@@ -1,0 +1,137 @@
+/* dissect_int.h - private state and helpers shared by the files of dissect/.
+ *
+ * Two limits bound every header read (style.md section 5):
+ *  - the capture: a cursor's end (one past the last captured byte of the current PDU);
+ *  - the wire: wire_end, the offset one past the last byte the enclosing lengths (frame wire
+ *    length, IP total/payload length, UDP length, GTP length) say the current PDU has.
+ * A header that fits the wire but not the capture is TRUNCATED; one that does not even fit the
+ * wire is MALFORMED.  Only the wire limit is used for consistency checks, so a snap length never
+ * turns into a "malformed" verdict.
+ */
+#ifndef TN_DISSECT_INT_H
+#define TN_DISSECT_INT_H
+
+#include "cursor.h"
+#include "dissect.h"
+
+#define TN_DIS_MAX_TUNNELS 4   /* nested tunnels followed; the next one is tunnel.depth */
+#define TN_DIS_MAX_TAGS 8      /* VLAN tags (and, separately, MPLS labels) per link header */
+#define TN_DIS_MAX_IP6_EXT 16  /* IPv6 extension headers walked */
+#define TN_DIS_MAX_GTP_EXT 16  /* GTP-U extension headers walked */
+
+/* EtherTypes and IP protocol numbers used by more than one file. */
+enum {
+    TN_ETH_IPV4 = 0x0800,
+    TN_ETH_IPV6 = 0x86dd,
+    TN_ETH_VLAN = 0x8100,
+    TN_ETH_QINQ = 0x88a8,
+    TN_ETH_QINQ_OLD = 0x9100,
+    TN_ETH_MPLS_UC = 0x8847,
+    TN_ETH_MPLS_MC = 0x8848,
+    TN_ETH_PPPOE_SESS = 0x8864,
+    TN_ETH_TEB = 0x6558,        /* transparent Ethernet bridging (GRE) */
+    TN_ETH_ERSPAN_2 = 0x88be,   /* ERSPAN type I/II (GRE protocol type) */
+    TN_ETH_ERSPAN_3 = 0x22eb,
+    TN_ETH_MAX_LEN = 1500,      /* type field <= this is an 802.3 length */
+};
+
+enum {
+    TN_IPP_IPV4 = 4,
+    TN_IPP_TCP = 6,
+    TN_IPP_UDP = 17,
+    TN_IPP_IPV6 = 41,
+    TN_IPP_GRE = 47,
+};
+
+/* One dissection in progress.  Lives on tn_dissect's stack. */
+struct tn_dis {
+    const struct tn_dissect_cfg *cfg;
+    struct tn_pkt *p;
+    const uint8_t *base;   /* first byte of the frame */
+    size_t wire_end;       /* offset one past the current PDU's last byte on the wire */
+    int status;            /* worst enum tn_dis_status so far */
+    unsigned tunnels;      /* tunnels entered */
+};
+
+/* Record an anomaly and raise the status to at least st. */
+static inline void tn_dis_flag(struct tn_dis *d, enum tn_anom_kind k, int st)
+{
+    tn_anom(&d->p->anoms, k);
+    if (st > d->status)
+        d->status = st;
+}
+
+/* Wire bytes of the current PDU from c's position on. */
+static inline size_t tn_dis_wire_left(const struct tn_dis *d, const struct tn_cursor *c)
+{
+    size_t off = (size_t)(c->pos - d->base);
+    return d->wire_end > off ? d->wire_end - off : 0;
+}
+
+/* A header of n bytes starts at c: true when all n are captured.  Otherwise flags mal
+ * (MALFORMED) when the PDU is shorter than n even on the wire, else trunc (TRUNCATED). */
+static inline bool tn_dis_hdr(struct tn_dis *d, const struct tn_cursor *c, size_t n,
+                              enum tn_anom_kind trunc, enum tn_anom_kind mal)
+{
+    if (n > tn_dis_wire_left(d, c)) {
+        tn_dis_flag(d, mal, TN_DIS_MALFORMED);
+        return false;
+    }
+    if (n > tn_cur_left(c)) {
+        tn_dis_flag(d, trunc, TN_DIS_TRUNCATED);
+        return false;
+    }
+    return true;
+}
+
+/* The PDU at c is len bytes on the wire (len already checked against the wire): sub covers its
+ * captured part, c moves past it, and the wire limit shrinks to it. */
+static inline void tn_dis_push(struct tn_dis *d, struct tn_cursor *c, size_t len,
+                               struct tn_cursor *sub)
+{
+    d->wire_end = (size_t)(c->pos - d->base) + len;
+    (void)tn_cur_sub(c, len, sub);  /* false = payload cut by the snap length: normal */
+}
+
+/* Peek the next byte without consuming it (caller has checked it is there). */
+static inline uint8_t tn_dis_peek8(const struct tn_cursor *c)
+{
+    struct tn_cursor t = *c;
+    return tn_cur_u8(&t);
+}
+
+/* Enter one more tunnel level; false (and tunnel.depth) past TN_DIS_MAX_TUNNELS.  Ports of the
+ * outer transport are cleared so that an inner non-TCP packet does not show them. */
+static inline bool tn_dis_tunnel(struct tn_dis *d, uint8_t bit)
+{
+    if (d->tunnels >= TN_DIS_MAX_TUNNELS) {
+        tn_dis_flag(d, TN_ANOM_TUNNEL_DEPTH, TN_DIS_OK);
+        return false;
+    }
+    d->tunnels++;
+    d->p->tunnels |= bit;
+    d->p->sport = 0;
+    d->p->dport = 0;
+    return true;
+}
+
+/* dissect_link.c */
+void tn_dis_ether(struct tn_dis *d, struct tn_cursor *c);
+void tn_dis_ethertype(struct tn_dis *d, struct tn_cursor *c, uint16_t type, bool llc_ok);
+
+/* dissect_ip.c: ver 4 or 6 = what the enclosing header announced (mismatch: ip.version); ver 0 =
+ * pick by the first nibble, anomaly kind trunc when even that byte is missing, and strict decides
+ * whether a nibble other than 4/6 is ip.version (raw link) or just not IP (MPLS, GTP-U). */
+void tn_dis_ip(struct tn_dis *d, struct tn_cursor *c, unsigned ver);
+void tn_dis_ip_any(struct tn_dis *d, struct tn_cursor *c, enum tn_anom_kind trunc, bool strict);
+void tn_dis_transport(struct tn_dis *d, struct tn_cursor *c, uint8_t proto);
+
+/* dissect_tunnel.c */
+void tn_dis_udp(struct tn_dis *d, struct tn_cursor *c);
+void tn_dis_gre(struct tn_dis *d, struct tn_cursor *c);
+
+/* dissect_tcp.c, dissect_dfcp.c */
+void tn_dis_tcp(struct tn_dis *d, struct tn_cursor *c);
+void tn_dis_dfcp(struct tn_dis *d, struct tn_cursor *c, bool over_udp);
+
+#endif
