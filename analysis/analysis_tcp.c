@@ -137,21 +137,25 @@ static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt 
     ds->unique_bytes = (uint64_t)(ds->hi_rel - ds->lo_rel);
 }
 
-static void on_ack(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, bool pure)
+/* Advertised window, scaled when both SYNs carried the option (never in a SYN itself). */
+static void on_window(struct tn_dir_stats *ds, const struct tn_dir_stats *rs, const struct tn_pkt *p)
 {
-    struct tn_dir_stats *ds = &cp->pub.d[d];
-    struct tn_dir_stats *rs = &cp->pub.d[!d];
-    uint32_t ack = p->tcp.ack;
-    uint16_t raw = p->tcp.win;
     bool scaled = ds->ws_seen && rs->ws_seen && !(p->tcp.flags & TN_TCP_SYN);
-    uint32_t win = scaled ? (uint32_t)raw << ds->ws : raw;
-
+    uint32_t win = scaled ? (uint32_t)p->tcp.win << ds->ws : p->tcp.win;
     if (win < ds->win_min)
         ds->win_min = win;
     if (win > ds->win_max)
         ds->win_max = win;
     ds->win_sum += win;
     ds->win_n++;
+}
+
+static void on_ack(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, bool pure)
+{
+    struct tn_dir_stats *ds = &cp->pub.d[d];
+    struct tn_dir_stats *rs = &cp->pub.d[!d];
+    uint32_t ack = p->tcp.ack;
+    uint16_t raw = p->tcp.win;
 
     bool outstanding = rs->data_seen && rs->isn_set && rel_of(rs, ack) < rs->hi_rel;
     if (pure && ds->ack_set && ack == ds->last_ack_raw && raw == ds->last_win_raw && outstanding) {
@@ -190,8 +194,11 @@ void tn_tcp_conn_pkt(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt
     }
     if (c->d[0].fin && c->d[1].fin)
         c->closed = true;
-    if (p->tcp.win == 0 && !(fl & TN_TCP_RST))
-        ds->zero_wnd++;
+    if (!(fl & TN_TCP_RST)) {   /* a RST's window means nothing */
+        on_window(ds, &c->d[!d], p);
+        if (p->tcp.win == 0)
+            ds->zero_wnd++;
+    }
 
     bool pure = p->payload_len == 0 && !(fl & (TN_TCP_SYN | TN_TCP_FIN | TN_TCP_RST));
     if (pure && (fl & TN_TCP_ACK))

@@ -1,0 +1,281 @@
+/* check_analysis.c - connection table and per-direction counters on hand-built packet sequences. */
+#include <check.h>
+#include <string.h>
+
+#include "analysis.h"
+
+static struct tn_analyzer *an;
+static uint64_t pktno;
+static double now;
+
+static void setup(void)
+{
+    an = tn_analyzer_new(NULL);
+    pktno = 0;
+    now = 1000.0;
+}
+
+static void teardown(void)
+{
+    tn_analyzer_free(an);
+}
+
+/* Client 10.0.0.1:40000, server 10.0.0.2:80 (IPv4). */
+static struct tn_pkt tcp(bool from_client, uint32_t seq, uint32_t ack, uint8_t flags, uint16_t win,
+                         uint32_t len)
+{
+    struct tn_pkt p;
+    memset(&p, 0, sizeof p);
+    p.kind = TN_PK_TCP;
+    p.ipver = 4;
+    p.src.family = p.dst.family = 4;
+    uint8_t c[4] = {10, 0, 0, 1}, s[4] = {10, 0, 0, 2};
+    memcpy(p.src.a, from_client ? c : s, 4);
+    memcpy(p.dst.a, from_client ? s : c, 4);
+    p.sport = from_client ? 40000 : 80;
+    p.dport = from_client ? 80 : 40000;
+    p.tcp.seq = seq;
+    p.tcp.ack = ack;
+    p.tcp.flags = flags;
+    p.tcp.win = win;
+    p.payload_len = p.payload_caplen = len;
+    p.wirelen = p.caplen = 54 + len;
+    now += 0.001;
+    p.ts.sec = (int64_t)now;
+    p.ts.nsec = (uint32_t)((now - (double)p.ts.sec) * 1e9);
+    p.num = ++pktno;
+    return p;
+}
+
+static void feed(struct tn_pkt p)
+{
+    tn_analyzer_add(an, &p, TN_DIS_OK, "test");
+}
+
+enum { S = TN_TCP_SYN, A = TN_TCP_ACK, F = TN_TCP_FIN, R = TN_TCP_RST, P = TN_TCP_PSH };
+
+/* SYN with MSS 1460, WS 7, SACK-permitted; SYN-ACK with MSS 1400, WS 2. */
+static void handshake(uint32_t cisn, uint32_t sisn)
+{
+    struct tn_pkt syn = tcp(true, cisn, 0, S, 64240, 0);
+    syn.tcp.opt.has_mss = true;
+    syn.tcp.opt.mss = 1460;
+    syn.tcp.opt.has_ws = true;
+    syn.tcp.opt.ws = 7;
+    syn.tcp.opt.sack_ok = true;
+    feed(syn);
+    struct tn_pkt sa = tcp(false, sisn, cisn + 1, S | A, 65160, 0);
+    sa.tcp.opt.has_mss = true;
+    sa.tcp.opt.mss = 1400;
+    sa.tcp.opt.has_ws = true;
+    sa.tcp.opt.ws = 2;
+    feed(sa);
+    feed(tcp(true, cisn + 1, sisn + 1, A, 502, 0));
+}
+
+START_TEST(test_complete_connection)
+{
+    handshake(1000, 5000);
+    feed(tcp(true, 1001, 5001, P | A, 502, 100));
+    feed(tcp(false, 5001, 1101, A, 1000, 0));
+    feed(tcp(true, 1101, 5001, F | A, 502, 0));
+    feed(tcp(false, 5001, 1102, F | A, 1000, 0));
+    feed(tcp(true, 1102, 5002, A, 502, 0));
+    ck_assert_uint_eq(tn_analyzer_conn_count(an), 1);
+    const struct tn_conn *c = tn_analyzer_conn(an, 0);
+    ck_assert_int_eq(tn_conn_state(c), TN_ST_COMPLETE);
+    ck_assert_uint_eq(c->a_port, 40000);
+    ck_assert_uint_eq(c->d[TN_A2B].pkts, 5);
+    ck_assert_uint_eq(c->d[TN_B2A].pkts, 3);
+    ck_assert_uint_eq(c->d[TN_A2B].data_pkts, 1);
+    ck_assert_uint_eq(c->d[TN_A2B].data_bytes, 100);
+    ck_assert_uint_eq(c->d[TN_A2B].unique_bytes, 100);
+    ck_assert_uint_eq(c->d[TN_A2B].pure_acks, 2);   /* the handshake's ACK and the last ACK */
+    ck_assert_uint_eq(c->d[TN_B2A].pure_acks, 1);
+    ck_assert_uint_eq(c->d[TN_A2B].mss, 1460);
+    ck_assert_uint_eq(c->d[TN_B2A].mss, 1400);
+    /* windows after the SYN are scaled by the sender's own shift: 502 << 7 = 64256,
+     * 1000 << 2 = 4000; the SYN's own window (64240, 65160) is never scaled */
+    ck_assert_uint_eq(c->d[TN_A2B].win_min, 64240);
+    ck_assert_uint_eq(c->d[TN_A2B].win_max, 64256);
+    ck_assert_uint_eq(c->d[TN_B2A].win_max, 65160);
+    ck_assert_uint_eq(c->d[TN_B2A].win_min, 4000);
+}
+END_TEST
+
+START_TEST(test_reset_and_partial)
+{
+    /* mid-stream pickup: no SYN seen, then a RST */
+    feed(tcp(false, 7000, 300, A, 100, 50));
+    feed(tcp(true, 300, 7050, A, 100, 0));
+    ck_assert_int_eq(tn_conn_state(tn_analyzer_conn(an, 0)), TN_ST_PARTIAL);
+    /* side a is the sender of the first packet seen */
+    ck_assert_uint_eq(tn_analyzer_conn(an, 0)->a_port, 80);
+    feed(tcp(true, 300, 7050, R, 0, 0));
+    ck_assert_int_eq(tn_conn_state(tn_analyzer_conn(an, 0)), TN_ST_RESET);
+    ck_assert_uint_eq(tn_analyzer_conn(an, 0)->d[TN_B2A].zero_wnd, 0);   /* RST window 0 is no ad */
+}
+END_TEST
+
+START_TEST(test_synack_first_makes_syn_sender_a)
+{
+    feed(tcp(false, 5000, 1001, S | A, 1000, 0));
+    feed(tcp(true, 1001, 5001, A, 1000, 0));
+    const struct tn_conn *c = tn_analyzer_conn(an, 0);
+    ck_assert_uint_eq(c->a_port, 40000);
+    ck_assert_uint_eq(c->d[TN_A2B].pkts, 1);
+    ck_assert_uint_eq(c->d[TN_B2A].pkts, 1);
+    ck_assert_int_eq(tn_conn_state(c), TN_ST_PARTIAL);
+}
+END_TEST
+
+/* Three segments, the second lost before the monitor and sent again later: the later copy fills
+ * a gap never seen (out of order).  Then the third is sent again: a retransmission.  All of it
+ * across the 2^32 wrap of the sequence space. */
+START_TEST(test_rexmit_and_ooo_across_wrap)
+{
+    uint32_t isn = 0xFFFFFFFFu - 1500;
+    handshake(isn, 77);
+    uint32_t s1 = isn + 1, s2 = s1 + 1000, s3 = s2 + 1000;   /* s2 wraps past 0 */
+    feed(tcp(true, s1, 78, A, 502, 1000));
+    feed(tcp(true, s3, 78, A, 502, 1000));                   /* hole [s2, s3) */
+    feed(tcp(false, 78, s2, A, 1000, 0));
+    feed(tcp(false, 78, s2, A, 1000, 0));                    /* dup ack 1 */
+    feed(tcp(false, 78, s2, A, 1000, 0));                    /* dup ack 2 */
+    feed(tcp(true, s2, 78, A, 502, 1000));                   /* fills the hole: out of order */
+    feed(tcp(true, s3, 78, A, 502, 1000));                   /* already seen: retransmission */
+    feed(tcp(false, 78, s3 + 1000, A, 1000, 0));
+    const struct tn_conn *c = tn_analyzer_conn(an, 0);
+    ck_assert_uint_eq(c->d[TN_A2B].data_pkts, 4);
+    ck_assert_uint_eq(c->d[TN_A2B].data_bytes, 4000);
+    ck_assert_uint_eq(c->d[TN_A2B].unique_bytes, 3000);
+    ck_assert_uint_eq(c->d[TN_A2B].ooo_pkts, 1);
+    ck_assert_uint_eq(c->d[TN_A2B].rexmit_pkts, 1);
+    ck_assert_uint_eq(c->d[TN_A2B].rexmit_bytes, 1000);
+    ck_assert_uint_eq(c->d[TN_B2A].dupacks, 2);
+}
+END_TEST
+
+START_TEST(test_gap_acked_then_resent_is_rexmit)
+{
+    handshake(100, 900);
+    feed(tcp(true, 101, 901, A, 502, 500));
+    feed(tcp(true, 1101, 901, A, 502, 500));      /* [601,1101) missed by the monitor */
+    feed(tcp(false, 901, 1601, A, 1000, 0));      /* receiver got it all */
+    feed(tcp(true, 601, 901, A, 502, 500));       /* a copy of acknowledged data */
+    const struct tn_conn *c = tn_analyzer_conn(an, 0);
+    ck_assert_uint_eq(c->d[TN_A2B].rexmit_pkts, 1);
+    ck_assert_uint_eq(c->d[TN_A2B].ooo_pkts, 0);
+}
+END_TEST
+
+START_TEST(test_port_reuse_new_connection)
+{
+    handshake(1000, 5000);
+    feed(tcp(true, 1001, 5001, F | A, 502, 0));
+    feed(tcp(false, 5001, 1002, F | A, 1000, 0));
+    feed(tcp(true, 1002, 5002, A, 502, 0));
+    feed(tcp(true, 1000, 0, S, 64240, 0));        /* SYN retransmission? no: same ISN... */
+    ck_assert_uint_eq(tn_analyzer_conn_count(an), 1);   /* same ISN: the old attempt */
+    handshake(90000, 123);                        /* new ISN after close: port reuse */
+    ck_assert_uint_eq(tn_analyzer_conn_count(an), 2);
+    ck_assert_uint_eq(tn_analyzer_conn(an, 1)->idx, 2);
+    ck_assert_uint_eq(tn_analyzer_conn(an, 1)->d[TN_A2B].pkts, 2);
+    ck_assert_int_eq(tn_conn_state(tn_analyzer_conn(an, 1)), TN_ST_OPEN);
+}
+END_TEST
+
+START_TEST(test_zero_window_and_super_segment)
+{
+    handshake(1, 1);
+    feed(tcp(true, 2, 2, A, 502, 4200));          /* 3 x 1400 (peer MSS): a GSO super-segment */
+    feed(tcp(false, 2, 4202, A, 0, 0));
+    feed(tcp(false, 2, 4202, A, 0, 0));
+    const struct tn_conn *c = tn_analyzer_conn(an, 0);
+    ck_assert_uint_eq(c->d[TN_A2B].super_segs, 1);
+    ck_assert_uint_eq(c->d[TN_A2B].rexmit_pkts, 0);
+    ck_assert_uint_eq(c->d[TN_B2A].zero_wnd, 2);
+    ck_assert_uint_eq(c->d[TN_B2A].dupacks, 0);   /* nothing outstanding */
+}
+END_TEST
+
+static struct tn_pkt dfcp(bool from_sender, uint8_t type, uint32_t block, uint16_t idx, uint32_t len)
+{
+    struct tn_pkt p = tcp(from_sender, 0, 0, 0, 0, len);
+    p.kind = TN_PK_DFCP;
+    p.sport = from_sender ? 5000 : 9253;
+    p.dport = from_sender ? 9253 : 5000;
+    p.dfcp.version = 1;
+    p.dfcp.type = type;
+    p.dfcp.n = 4;
+    p.dfcp.block = block;
+    p.dfcp.sym_idx = idx;
+    p.dfcp.window = 100;
+    p.dfcp.k = 4000;
+    p.dfcp.flags = TN_DFCP_F_ACKING;
+    return p;
+}
+
+START_TEST(test_dfcp_counters)
+{
+    feed(dfcp(true, TN_DFCP_T_SYN, 0xFFFFFFFFu, 0, 0));
+    feed(dfcp(true, TN_DFCP_T_SYN, 0xFFFFFFFFu, 0, 0));     /* retry */
+    feed(dfcp(false, TN_DFCP_T_SYNACK, 0xFFFFFFFFu, 0, 0));
+    feed(dfcp(true, TN_DFCP_T_ACK, 0, 0, 0));
+    for (uint32_t b = 0; b < 3; b++)                        /* blocks 2^32-1, 0, 1 */
+        for (uint16_t i = 0; i < 4; i++)
+            feed(dfcp(true, TN_DFCP_T_DATA, 0xFFFFFFFFu + b, i, 1420));
+    feed(dfcp(false, TN_DFCP_T_BACK, 0xFFFFFFFFu, 0, 0));
+    feed(dfcp(true, TN_DFCP_T_FIN, 0, 0, 0));
+    feed(dfcp(false, TN_DFCP_T_FINACK, 0, 0, 0));
+    ck_assert_uint_eq(tn_analyzer_conn_count(an), 1);
+    const struct tn_conn *c = tn_analyzer_conn(an, 0);
+    ck_assert_int_eq(c->proto, TN_PK_DFCP);
+    ck_assert_uint_eq(c->a_port, 5000);
+    ck_assert_uint_eq(c->d[TN_A2B].dfcp_type_pkts[TN_DFCP_T_SYN], 2);
+    ck_assert_uint_eq(c->d[TN_A2B].dfcp_type_pkts[TN_DFCP_T_DATA], 12);
+    ck_assert_uint_eq(c->d[TN_A2B].data_bytes, 12 * 1420);
+    ck_assert_uint_eq(c->d[TN_A2B].dfcp_blocks, 3);
+    ck_assert_uint_eq(c->d[TN_B2A].dfcp_type_pkts[TN_DFCP_T_BACK], 1);
+    ck_assert_int_eq(tn_conn_state(c), TN_ST_COMPLETE);
+}
+END_TEST
+
+START_TEST(test_trace_anomaly_first_packet)
+{
+    struct tn_pkt p = tcp(true, 1, 0, S, 100, 0);
+    feed(p);
+    p = tcp(true, 1, 0, S, 100, 0);
+    tn_anom(&p.anoms, TN_ANOM_TCP_OPT_LEN_ZERO);
+    tn_analyzer_add(an, &p, TN_DIS_MALFORMED, "x.pcap");
+    p = tcp(true, 1, 0, S, 100, 0);
+    tn_anom(&p.anoms, TN_ANOM_TCP_OPT_LEN_ZERO);
+    tn_analyzer_add(an, &p, TN_DIS_MALFORMED, "y.pcap");
+    const struct tn_trace_stats *st = tn_analyzer_stats(an);
+    ck_assert_uint_eq(st->frames, 3);
+    ck_assert_uint_eq(st->anom_pkts, 2);
+    ck_assert_uint_eq(st->malformed, 2);
+    ck_assert_uint_eq(st->anom_count[TN_ANOM_TCP_OPT_LEN_ZERO], 2);
+    ck_assert_uint_eq(st->anom_first[TN_ANOM_TCP_OPT_LEN_ZERO], 2);
+    ck_assert_str_eq(st->anom_first_file[TN_ANOM_TCP_OPT_LEN_ZERO], "x.pcap");
+    ck_assert_uint_eq(tn_analyzer_conn(an, 0)->anomalies, 2);
+}
+END_TEST
+
+Suite *tn_analysis_suite(void)
+{
+    Suite *s = suite_create("analysis");
+    TCase *tc = tcase_create("conn");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_complete_connection);
+    tcase_add_test(tc, test_reset_and_partial);
+    tcase_add_test(tc, test_synack_first_makes_syn_sender_a);
+    tcase_add_test(tc, test_rexmit_and_ooo_across_wrap);
+    tcase_add_test(tc, test_gap_acked_then_resent_is_rexmit);
+    tcase_add_test(tc, test_port_reuse_new_connection);
+    tcase_add_test(tc, test_zero_window_and_super_segment);
+    tcase_add_test(tc, test_dfcp_counters);
+    tcase_add_test(tc, test_trace_anomaly_first_packet);
+    suite_add_tcase(s, tc);
+    return s;
+}
