@@ -1,5 +1,6 @@
 /* check_common.c - error buffer and growth helper. */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
