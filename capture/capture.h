@@ -23,6 +23,10 @@ struct tn_frame {
     const char *source;        /* file name or interface name; valid while the capture is open */
 };
 
+/* frame.linktype of a frame whose link layer has no LINKTYPE_ value (an ERF record type without
+ * a pcap equivalent): the dissector reports it as an unknown link type. */
+#define TN_CAPTURE_LINKTYPE_UNKNOWN (-1)
+
 struct tn_live_opts {
     const char *iface;
     const char *filter;        /* BPF expression, or NULL */
@@ -38,6 +42,7 @@ struct tn_capture_stats {
     uint64_t kernel_drop;      /* live: ps_drop */
     uint64_t if_drop;          /* live: ps_ifdrop */
     bool live;
+    uint64_t dump_skipped;     /* frames not written to the dump: link type differs from its */
 };
 
 struct tn_capture;
@@ -52,7 +57,9 @@ int tn_capture_open_file(struct tn_capture **out, const char *path, struct tn_er
 int tn_capture_open_files(struct tn_capture **out, const char *const *paths, int npaths,
                           struct tn_err *err);
 
-/* Open a live interface (libpcap). */
+/* Open a live interface (libpcap).  When libpcap activates the interface with a warning (e.g.
+ * promiscuous mode not supported) this returns 0 with err->code == 0 and the warning in
+ * err->msg; otherwise a successful open leaves err->msg empty. */
 int tn_capture_open_live(struct tn_capture **out, const struct tn_live_opts *o, struct tn_err *err);
 
 /* Read the next frame.  Returns 1 = frame, 0 = end of all input, <0 = error with err filled.
@@ -72,6 +79,10 @@ void tn_capture_get_stats(struct tn_capture *c, struct tn_capture_stats *st);
 
 /* Name of the backend reading the current file ("pcap", "pcapng-own", "libtrace", "live"). */
 const char *tn_capture_backend(const struct tn_capture *c);
+
+/* ERF record type (1 = HDLC_POS, 2 = ETH, 3 = ATM, ...) of the last frame delivered, when it
+ * came from an ERF file; -1 otherwise. */
+int tn_capture_erf_type(const struct tn_capture *c);
 
 /* Close: finishes and renames the dump file if one is open.  NULL is fine. */
 int tn_capture_close(struct tn_capture *c, struct tn_err *err);

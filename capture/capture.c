@@ -1,0 +1,476 @@
+/* capture.c - the capture handle: format probing, file chaining, dump file, statistics.
+ *
+ * The format of a file is found from its first bytes, as libtrace's trace_init/probe_magic do,
+ * by walking the explicit formats[] list below.  Compressed files are recognized by their
+ * compression magic, decompressed through libwandio (capture_wandio.c) and probed again.
+ * Reference for the magic numbers: pcap-savefile(5), draft-ietf-opsawg-pcapng §4.1, RFC 1952
+ * (gzip 1f 8b), bzip2 "BZh", xz (fd 37 7a 58 5a 00), zstd (28 b5 2f fd, RFC 8878 §3.1.1), lzop.
+ */
+#include "capture_int.h"
+
+#include <errno.h>
+#include <pcap/pcap.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Probed in this order; the first whose probe accepts the bytes reads the file. */
+static const struct tn_capture_ops *const formats[] = {
+    &tn_capture_pcap_ops,
+    &tn_capture_pcapng_ops,
+    &tn_capture_libtrace_ops,   /* ERF: no magic, so last */
+};
+
+static const struct {
+    const char *name;
+    uint8_t magic[9];
+    size_t len;
+} compressions[] = {
+    {"gzip", {0x1f, 0x8b}, 2},
+    {"bzip2", {'B', 'Z', 'h'}, 3},
+    {"xz", {0xfd, '7', 'z', 'X', 'Z', 0x00}, 6},
+    {"zstd", {0x28, 0xb5, 0x2f, 0xfd}, 4},
+    {"lzo", {0x89, 'L', 'Z', 'O', 0x00, 0x0d, 0x0a, 0x1a, 0x0a}, 9},
+};
+
+/* Flush a live dump at least this often, so a crash loses little. */
+enum { DUMP_FLUSH_FRAMES = 4096 };
+
+struct tn_capture {
+    char **paths;               /* owned copies */
+    int npaths;
+    int next_path;              /* index of the next file to open */
+
+    const struct tn_capture_ops *ops;   /* current backend, NULL between files */
+    void *st;
+    const char *name;           /* current file's name for messages and frame.source */
+    const char *backend;        /* name of the last backend used */
+    uint64_t num;               /* frames delivered from the current file */
+    struct tn_err pending;      /* error of an eager first open, told by the first next() */
+
+    bool live;
+    char *iface;
+    volatile sig_atomic_t stop;
+    struct tn_capture_stats stats;
+
+    /* -w dump */
+    char *dump_path, *dump_tmp;
+    FILE *dump_fp;              /* until the pcap header can be written */
+    pcap_t *dump_dead;
+    pcap_dumper_t *dumper;
+    int dump_linktype;
+    uint64_t dump_unflushed;
+};
+
+struct tn_time tn_capture_ts_scaled(uint64_t ts, bool binary, unsigned exp)
+{
+    struct tn_time t;
+    if (binary) {
+        /* units of 2^-exp s; exp <= 63 */
+        uint64_t frac = exp ? ts & ((UINT64_C(1) << exp) - 1) : 0;
+        t.sec = (int64_t)(exp ? ts >> exp : ts);
+        /* frac * 1e9 must fit 64 bits: drop low bits beyond 2^-34 (< 0.06 ns) first */
+        unsigned e = exp;
+        if (e > 34) {
+            frac >>= e - 34;
+            e = 34;
+        }
+        t.nsec = (uint32_t)((frac * 1000000000u) >> e);
+        return t;
+    }
+    /* units of 10^-exp s; exp <= 19 */
+    uint64_t div = 1;
+    for (unsigned i = 0; i < exp; i++)
+        div *= 10;
+    uint64_t frac = ts % div;
+    t.sec = (int64_t)(ts / div);
+    if (exp <= 9) {
+        uint64_t mul = 1;
+        for (unsigned i = exp; i < 9; i++)
+            mul *= 10;
+        t.nsec = (uint32_t)(frac * mul);
+    } else {
+        uint64_t d = 1;
+        for (unsigned i = 9; i < exp; i++)
+            d *= 10;
+        t.nsec = (uint32_t)(frac / d);
+    }
+    return t;
+}
+
+static const char *compression_of(const uint8_t *m, size_t len)
+{
+    for (size_t i = 0; i < TN_ARRAY_LEN(compressions); i++)
+        if (len >= compressions[i].len && memcmp(m, compressions[i].magic,
+                                                 compressions[i].len) == 0)
+            return compressions[i].name;
+    return NULL;
+}
+
+static const struct tn_capture_ops *probe_format(const uint8_t *m, size_t len, const char *path)
+{
+    for (size_t i = 0; i < TN_ARRAY_LEN(formats); i++)
+        if (formats[i]->probe(m, len, path))
+            return formats[i];
+    return NULL;
+}
+
+/* The path libtrace should see for a compressed file (it decompresses by itself). */
+static int open_compressed_libtrace(struct tn_capture *c, const char *path, bool erf,
+                                    struct tn_err *err)
+{
+    size_t n = strlen(path) + 16;
+    char *uri = tn_xmalloc(n);
+    snprintf(uri, n, "%s:%s", erf ? "erf" : "pcapfile", path);
+    int r = tn_capture_libtrace_open_uri(&c->st, uri, c->name, err);
+    free(uri);
+    if (r == 0)
+        c->ops = &tn_capture_libtrace_ops;
+    return r;
+}
+
+/* A compressed file: decompress with libwandio and probe what comes out. */
+static int open_compressed(struct tn_capture *c, const char *path, const char *how,
+                           struct tn_err *err)
+{
+    FILE *fp;
+    struct tn_err werr;
+    if (tn_capture_wandio_fopen(&fp, path, c->name, &werr) < 0) {
+        /* No usable libwandio here: libtrace can still read compressed pcap and ERF. */
+        bool erf = tn_capture_libtrace_ops.probe((const uint8_t *)"", 0, path);
+        if (open_compressed_libtrace(c, path, erf, err) == 0)
+            return 0;
+        return tn_err_set(err, TN_EFORMAT, "%s: %s-compressed file that cannot be read (%s)",
+                          c->name, how, werr.msg);
+    }
+    uint8_t m[TN_PROBE_LEN];
+    size_t len = fread(m, 1, sizeof m, fp);
+    fclose(fp);   /* a cookie stream cannot seek back: open it again for the backend */
+    if (len == 0)
+        return tn_err_set(err, TN_EFORMAT, "%s: %s-compressed file that decompresses to nothing "
+                          "(not a packet trace, or a %s libwandio cannot read)", c->name, how,
+                          how);
+    if (compression_of(m, len) == how)   /* libwandio passed it through undecoded */
+        return tn_err_set(err, TN_EFORMAT, "%s: %s-compressed, and this system's libwandio "
+                          "cannot decompress %s", c->name, how, how);
+    const struct tn_capture_ops *ops = probe_format(m, len, path);
+    if (!ops)
+        return tn_err_set(err, TN_EFORMAT, "%s: not a packet trace (unknown format inside %s "
+                          "compression)", c->name, how);
+    struct tn_capture_input in = {.path = path, .name = c->name, .magic = m, .magic_len = len,
+                                  .compressed = true};
+    if (ops != &tn_capture_libtrace_ops) {
+        int r = tn_capture_wandio_fopen(&fp, path, c->name, err);
+        if (r < 0)
+            return r;
+        in.fp = fp;
+    }
+    int r = ops->open(&c->st, &in, err);
+    if (r == 0)
+        c->ops = ops;
+    return r;
+}
+
+/* Open c->paths[i] and choose its backend. */
+static int open_path(struct tn_capture *c, int i, struct tn_err *err)
+{
+    const char *path = c->paths[i];
+    bool is_stdin = strcmp(path, "-") == 0;
+    c->name = is_stdin ? "(stdin)" : path;
+    c->num = 0;
+    FILE *fp = is_stdin ? stdin : fopen(path, "rb");
+    if (!fp)
+        return tn_err_set(err, TN_EIO, "%s: %s", path, strerror(errno));
+    /* Large stdio buffer: pcap_next_ex and the pcapng reader read record by record. */
+    setvbuf(fp, NULL, _IOFBF, 1u << 20);
+    uint8_t m[TN_PROBE_LEN];
+    size_t len = fread(m, 1, sizeof m, fp);
+    if (len == 0) {
+        int e = ferror(fp) ? errno : 0;
+        if (!is_stdin)
+            fclose(fp);
+        if (e)
+            return tn_err_set(err, TN_EIO, "%s: %s", c->name, strerror(e));
+        return tn_err_set(err, TN_EFORMAT, "%s: empty file (not a packet trace)", c->name);
+    }
+    const char *how = compression_of(m, len);
+    if (how) {
+        if (is_stdin)
+            return tn_err_set(err, TN_EFORMAT, "%s: %s-compressed input on standard input is "
+                              "not supported; decompress it in the pipe", c->name, how);
+        fclose(fp);
+        return open_compressed(c, path, how, err);
+    }
+    const struct tn_capture_ops *ops = probe_format(m, len, is_stdin ? NULL : path);
+    if (!ops) {
+        if (!is_stdin)
+            fclose(fp);
+        return tn_err_set(err, TN_EFORMAT, "%s: not a packet trace (unknown format)", c->name);
+    }
+    /* Back to byte 0.  A pipe cannot seek, so it gets the probed bytes served again; so does
+     * stdin always, which the backends must not close. */
+    if (is_stdin || fseek(fp, 0, SEEK_SET) != 0) {
+        FILE *pf = tn_capture_prefix_fopen(fp, m, len);
+        if (!pf) {
+            if (!is_stdin)
+                fclose(fp);
+            return tn_err_set(err, TN_ENOMEM, "%s: fopencookie: %s", c->name, strerror(errno));
+        }
+        fp = pf;
+    }
+    struct tn_capture_input in = {.path = path, .name = c->name, .fp = fp, .magic = m,
+                                  .magic_len = len};
+    int r = ops->open(&c->st, &in, err);
+    if (r == 0)
+        c->ops = ops;
+    return r;
+}
+
+static void close_current(struct tn_capture *c)
+{
+    if (c->ops) {
+        c->backend = c->ops->name;
+        c->ops->close(c->st);
+    }
+    c->ops = NULL;
+    c->st = NULL;
+}
+
+static struct tn_capture *capture_new(void)
+{
+    struct tn_capture *c = tn_xcalloc(1, sizeof *c);
+    c->dump_linktype = -1;
+    c->backend = "none";
+    return c;
+}
+
+int tn_capture_open_file(struct tn_capture **out, const char *path, struct tn_err *err)
+{
+    *out = NULL;
+    struct tn_capture *c = capture_new();
+    c->paths = tn_xcalloc(1, sizeof *c->paths);
+    c->paths[0] = tn_xstrdup(path);
+    c->npaths = 1;
+    c->next_path = 1;
+    int r = open_path(c, 0, err);
+    if (r < 0) {
+        tn_capture_close(c, NULL);
+        return r;
+    }
+    *out = c;
+    return 0;
+}
+
+int tn_capture_open_files(struct tn_capture **out, const char *const *paths, int npaths,
+                          struct tn_err *err)
+{
+    *out = NULL;
+    if (npaths <= 0)
+        return tn_err_set(err, TN_EUSAGE, "no input files");
+    struct tn_capture *c = capture_new();
+    c->paths = tn_xcalloc((size_t)npaths, sizeof *c->paths);
+    for (int i = 0; i < npaths; i++)
+        c->paths[i] = tn_xstrdup(paths[i]);
+    c->npaths = npaths;
+    /* The first file is opened now so that its link type is known early (dump files); if it
+     * fails, the first tn_capture_next() tells, and the next call goes on with file two. */
+    c->next_path = 1;
+    if (open_path(c, 0, &c->pending) < 0)
+        c->ops = NULL;
+    *out = c;
+    return 0;
+}
+
+int tn_capture_open_live(struct tn_capture **out, const struct tn_live_opts *o,
+                         struct tn_err *err)
+{
+    *out = NULL;
+    if (err) {
+        err->code = TN_EOK;
+        err->msg[0] = '\0';
+    }
+    struct tn_capture *c = capture_new();
+    int r = tn_capture_live_open(&c->st, o, err);
+    if (r < 0) {
+        free(c);
+        return r;
+    }
+    c->ops = &tn_capture_live_ops;
+    c->live = true;
+    c->stats.live = true;
+    c->iface = tn_xstrdup(o->iface);
+    c->name = c->iface;
+    *out = c;
+    return 0;
+}
+
+/* ---- dump ---- */
+
+static int dump_start(struct tn_capture *c, int linktype, struct tn_err *err)
+{
+    int snaplen = c->live ? tn_capture_live_snaplen(c->st) : 262144;
+    c->dump_dead = pcap_open_dead_with_tstamp_precision(linktype, snaplen,
+                                                        PCAP_TSTAMP_PRECISION_NANO);
+    if (!c->dump_dead)
+        return tn_err_set(err, TN_ENOMEM, "%s: pcap_open_dead failed", c->dump_tmp);
+    c->dumper = pcap_dump_fopen(c->dump_dead, c->dump_fp);
+    if (!c->dumper)
+        return tn_err_set(err, TN_EIO, "%s: %s", c->dump_tmp, pcap_geterr(c->dump_dead));
+    c->dump_fp = NULL;   /* pcap_dump_close closes it now */
+    c->dump_linktype = linktype;
+    return 0;
+}
+
+int tn_capture_dump_open(struct tn_capture *c, const char *path, struct tn_err *err)
+{
+    if (c->dump_path)
+        return tn_err_set(err, TN_EUSAGE, "%s: a dump file is already open (%s)", path,
+                          c->dump_path);
+    size_t n = strlen(path) + 5;
+    char *tmp = tn_xmalloc(n);
+    snprintf(tmp, n, "%s.tmp", path);
+    FILE *fp = fopen(tmp, "wb");
+    if (!fp) {
+        int r = tn_err_set(err, TN_EIO, "%s: %s", tmp, strerror(errno));
+        free(tmp);
+        return r;
+    }
+    c->dump_path = tn_xstrdup(path);
+    c->dump_tmp = tmp;
+    c->dump_fp = fp;
+    /* With a file-wide link type (pcap, live) the header is written now; otherwise (pcapng, ERF)
+     * it waits for the first frame's. */
+    int lt = c->ops && c->ops->linktype ? c->ops->linktype(c->st) : -1;
+    return lt >= 0 ? dump_start(c, lt, err) : 0;
+}
+
+static void dump_frame(struct tn_capture *c, const struct tn_frame *f)
+{
+    if (!c->dumper) {
+        if (f->linktype < 0 || dump_start(c, f->linktype, NULL) < 0) {
+            c->stats.dump_skipped++;
+            return;
+        }
+    }
+    if (f->linktype != c->dump_linktype) {
+        c->stats.dump_skipped++;
+        return;
+    }
+    struct pcap_pkthdr h = {.caplen = f->caplen, .len = f->wirelen};
+    h.ts.tv_sec = (time_t)f->ts.sec;
+    h.ts.tv_usec = (suseconds_t)f->ts.nsec;   /* nanosecond dead handle: the field holds ns */
+    pcap_dump((u_char *)c->dumper, &h, f->data);
+    if (c->live && ++c->dump_unflushed >= DUMP_FLUSH_FRAMES) {
+        pcap_dump_flush(c->dumper);
+        c->dump_unflushed = 0;
+    }
+}
+
+static int dump_close(struct tn_capture *c, struct tn_err *err)
+{
+    if (!c->dump_path)
+        return 0;
+    int r = 0;
+    if (!c->dumper && c->dump_fp) {
+        /* No frame came: still write a valid, empty pcap. */
+        int lt = c->ops && c->ops->linktype ? c->ops->linktype(c->st) : -1;
+        r = dump_start(c, lt >= 0 ? lt : TN_LT_ETHERNET, err);
+    }
+    if (c->dumper) {
+        if (pcap_dump_flush(c->dumper) != 0 && r == 0)
+            r = tn_err_set(err, TN_EIO, "%s: write failed: %s", c->dump_tmp, strerror(errno));
+        pcap_dump_close(c->dumper);
+    } else if (c->dump_fp) {
+        fclose(c->dump_fp);
+    }
+    if (c->dump_dead)
+        pcap_close(c->dump_dead);
+    if (r == 0 && rename(c->dump_tmp, c->dump_path) != 0)
+        r = tn_err_set(err, TN_EIO, "%s: cannot rename to %s: %s", c->dump_tmp, c->dump_path,
+                       strerror(errno));
+    free(c->dump_path);
+    free(c->dump_tmp);
+    c->dump_path = c->dump_tmp = NULL;
+    c->dumper = NULL;
+    c->dump_dead = NULL;
+    c->dump_fp = NULL;
+    return r;
+}
+
+/* ---- reading ---- */
+
+int tn_capture_next(struct tn_capture *c, struct tn_frame *f, struct tn_err *err)
+{
+    for (;;) {
+        if (c->stop)
+            return 0;
+        if (c->pending.code) {
+            int code = c->pending.code;
+            if (err)
+                *err = c->pending;
+            c->pending.code = TN_EOK;
+            return -code;
+        }
+        if (!c->ops) {
+            if (c->live || c->next_path >= c->npaths)
+                return 0;
+            int r = open_path(c, c->next_path++, err);
+            if (r < 0)
+                return r;
+            continue;
+        }
+        int r = c->ops->next(c->st, f, c->num + 1, c->name, err);
+        if (r == 1) {
+            f->num = ++c->num;
+            f->source = c->name;
+            c->stats.frames++;
+            if (c->dump_path)
+                dump_frame(c, f);
+            return 1;
+        }
+        if (c->live)
+            return r;   /* 0 after a break; the handle stays for the stats */
+        close_current(c);
+        if (r < 0)
+            return r;
+    }
+}
+
+void tn_capture_break(struct tn_capture *c)
+{
+    c->stop = 1;
+    if (c->live && c->st)
+        tn_capture_live_break(c->st);
+}
+
+void tn_capture_get_stats(struct tn_capture *c, struct tn_capture_stats *st)
+{
+    if (c->live && c->st)
+        tn_capture_live_stats(c->st, &c->stats);
+    *st = c->stats;
+}
+
+const char *tn_capture_backend(const struct tn_capture *c)
+{
+    return c->ops ? c->ops->name : c->backend;
+}
+
+int tn_capture_erf_type(const struct tn_capture *c)
+{
+    return c->ops && c->ops->erf_type ? c->ops->erf_type(c->st) : -1;
+}
+
+int tn_capture_close(struct tn_capture *c, struct tn_err *err)
+{
+    if (!c)
+        return 0;
+    int r = dump_close(c, err);
+    close_current(c);
+    for (int i = 0; i < c->npaths; i++)
+        free(c->paths[i]);
+    free(c->paths);
+    free(c->iface);
+    free(c);
+    return r;
+}

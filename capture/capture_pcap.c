@@ -1,0 +1,300 @@
+/* capture_pcap.c - libpcap backends: classic pcap files (us and ns) and live interfaces.
+ *
+ * Files are read with pcap_fopen_offline_with_tstamp_precision(PCAP_TSTAMP_PRECISION_NANO), so
+ * a microsecond file's time stamps are scaled by libpcap to exact nanoseconds and a nanosecond
+ * file's are kept.  pcap_next_ex() hands out libpcap's own buffer: no copy per frame.
+ * Reference: pcap-savefile(5), pcap_next_ex(3PCAP), pcap_create(3PCAP), pcap_activate(3PCAP).
+ */
+#include "capture_int.h"
+
+#include <pcap/pcap.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* pcap_datalink() returns the DLT_ of this platform; a few differ from the LINKTYPE_ written in
+ * files (libpcap's pcap-common.c, dlt_to_linktype).  Only the Linux ones that matter here. */
+static const struct {
+    int dlt, linktype;
+} dlt_map[] = {
+    {DLT_ATM_RFC1483, TN_LT_ATM_RFC1483},  /* 11 -> 100 */
+    {DLT_RAW, TN_LT_RAW},                  /* 12 -> 101 */
+#ifdef DLT_SLIP_BSDOS
+    {DLT_SLIP_BSDOS, 102},
+    {DLT_PPP_BSDOS, 103},
+#endif
+    {0, 0},
+};
+
+static int dlt_to_linktype(int dlt)
+{
+    for (size_t i = 0; dlt_map[i].dlt || dlt_map[i].linktype; i++)
+        if (dlt_map[i].dlt == dlt)
+            return dlt_map[i].linktype;
+    return dlt;
+}
+
+/* ---- offline ---- */
+
+struct pcapfile {
+    pcap_t *p;
+    int linktype;
+};
+
+static bool pcapfile_probe(const uint8_t *m, size_t len, const char *path)
+{
+    (void)path;
+    if (len < 4)
+        return false;
+    uint32_t be = (uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | (uint32_t)m[2] << 8 | m[3];
+    return be == 0xa1b2c3d4 || be == 0xd4c3b2a1 ||   /* microsecond, either byte order */
+           be == 0xa1b23c4d || be == 0x4d3cb2a1;     /* nanosecond */
+}
+
+static int pcapfile_open(void **st, const struct tn_capture_input *in, struct tn_err *err)
+{
+    char ebuf[PCAP_ERRBUF_SIZE] = "";
+    *st = NULL;
+    /* pcap_fopen_offline takes the FILE* on success only. */
+    pcap_t *p = pcap_fopen_offline_with_tstamp_precision(in->fp, PCAP_TSTAMP_PRECISION_NANO, ebuf);
+    if (!p) {
+        fclose(in->fp);
+        return tn_err_set(err, TN_EFORMAT, "%s: not a readable pcap file (libpcap: %s)", in->name,
+                          ebuf);
+    }
+    struct pcapfile *pf = tn_xcalloc(1, sizeof *pf);
+    pf->p = p;
+    pf->linktype = dlt_to_linktype(pcap_datalink(p));
+    *st = pf;
+    return 0;
+}
+
+/* libpcap's savefile messages (sf-pcap.c, 1.10):
+ *   "truncated dump file; tried to read %u captured bytes, only got %zu"
+ *   "truncated dump file; tried to read %zu header bytes, only got %zu"
+ *   "invalid packet capture length %u, bigger than snaplen of %d" (and "... maximum of %u") */
+static int map_pcap_error(const char *msg, uint64_t num, const char *name, struct tn_err *err)
+{
+    unsigned want;
+    size_t got;
+    if (sscanf(msg, "truncated dump file; tried to read %u captured bytes, only got %zu", &want,
+               &got) == 2)
+        return tn_err_set(err, TN_ETRUNC,
+                          "%s: truncated in packet %llu (record header says %u bytes, %zu left)",
+                          name, (unsigned long long)num, want, got);
+    if (sscanf(msg, "truncated dump file; tried to read %u header bytes, only got %zu", &want,
+               &got) == 2)
+        return tn_err_set(err, TN_ETRUNC,
+                          "%s: truncated in packet %llu (record header cut: %zu of %u bytes)",
+                          name, (unsigned long long)num, got, want);
+    if (strstr(msg, "truncated"))
+        return tn_err_set(err, TN_ETRUNC, "%s: truncated in packet %llu (libpcap: %s)", name,
+                          (unsigned long long)num, msg);
+    return tn_err_set(err, TN_EFORMAT, "%s: packet %llu: bad record header (libpcap: %s)", name,
+                      (unsigned long long)num, msg);
+}
+
+static int pcapfile_next(void *st, struct tn_frame *f, uint64_t num, const char *name,
+                     struct tn_err *err)
+{
+    struct pcapfile *pf = st;
+    struct pcap_pkthdr *h;
+    const u_char *data;
+    int r = pcap_next_ex(pf->p, &h, &data);
+    if (r == 1) {
+        f->ts.sec = (int64_t)h->ts.tv_sec;
+        f->ts.nsec = (uint32_t)h->ts.tv_usec;   /* nanoseconds: opened with NANO precision */
+        f->data = data;
+        f->caplen = h->caplen;
+        f->wirelen = h->len;
+        f->linktype = pf->linktype;
+        return 1;
+    }
+    if (r == PCAP_ERROR_BREAK)   /* end of file */
+        return 0;
+    return map_pcap_error(pcap_geterr(pf->p), num, name, err);
+}
+
+static void pcapfile_close(void *st)
+{
+    struct pcapfile *pf = st;
+    if (!pf)
+        return;
+    pcap_close(pf->p);
+    free(pf);
+}
+
+static int pcapfile_linktype(void *st)
+{
+    return ((struct pcapfile *)st)->linktype;
+}
+
+const struct tn_capture_ops tn_capture_pcap_ops = {
+    .name = "pcap",
+    .probe = pcapfile_probe,
+    .open = pcapfile_open,
+    .next = pcapfile_next,
+    .close = pcapfile_close,
+    .linktype = pcapfile_linktype,
+};
+
+/* ---- live ---- */
+
+struct live {
+    pcap_t *p;
+    int linktype;
+    int snaplen;
+    volatile sig_atomic_t stop;
+    char iface[64];
+};
+
+int tn_capture_live_snaplen(void *st)
+{
+    return ((struct live *)st)->snaplen;
+}
+
+static int live_fail(pcap_t *p, int code, struct tn_err *err, const char *iface,
+                     const char *what, const char *detail)
+{
+    tn_err_set(err, code, "%s: %s: %s", iface, what, detail);
+    pcap_close(p);
+    return -code;
+}
+
+/* pcap_activate: <0 error, >0 warning.  PCAP_ERROR/PCAP_WARNING come with a pcap_geterr text;
+ * the others are told by pcap_statustostr alone, with the text as detail when there is one. */
+static void activate_msg(pcap_t *p, int rc, char *buf, size_t size)
+{
+    const char *detail = pcap_geterr(p);
+    if (detail && *detail)
+        snprintf(buf, size, "%s (%s)", pcap_statustostr(rc), detail);
+    else
+        snprintf(buf, size, "%s", pcap_statustostr(rc));
+}
+
+int tn_capture_live_open(void **st, const struct tn_live_opts *o, struct tn_err *err)
+{
+    char ebuf[PCAP_ERRBUF_SIZE] = "";
+    char msg[PCAP_ERRBUF_SIZE + 128];
+    *st = NULL;
+    if (!o || !o->iface || !*o->iface)
+        return tn_err_set(err, TN_EUSAGE, "live capture: no interface given");
+    pcap_t *p = pcap_create(o->iface, ebuf);
+    if (!p)
+        return tn_err_set(err, TN_EIO, "%s: pcap_create: %s", o->iface, ebuf);
+    int snaplen = o->snaplen > 0 ? o->snaplen : 256;
+    pcap_set_snaplen(p, snaplen);
+    pcap_set_promisc(p, o->promisc ? 1 : 0);
+    pcap_set_immediate_mode(p, o->immediate ? 1 : 0);
+    pcap_set_timeout(p, 100);   /* ms: tn_capture_next polls its break flag this often */
+    if (o->buffer_kib > 0)
+        pcap_set_buffer_size(p, o->buffer_kib * 1024);
+    /* Nanosecond stamps where the platform has them; micro otherwise (still exact, scaled). */
+    (void)pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO);
+    int rc = pcap_activate(p);
+    if (rc < 0) {
+        activate_msg(p, rc, msg, sizeof msg);
+        return live_fail(p, TN_EIO, err, o->iface, "cannot start capture", msg);
+    }
+    char warning[sizeof msg] = "";
+    if (rc > 0)
+        activate_msg(p, rc, warning, sizeof warning);
+    if (o->filter && *o->filter) {
+        struct bpf_program prog;
+        if (pcap_compile(p, &prog, o->filter, 1, PCAP_NETMASK_UNKNOWN) < 0)
+            return live_fail(p, TN_EUSAGE, err, o->iface, "bad filter", pcap_geterr(p));
+        int sr = pcap_setfilter(p, &prog);
+        pcap_freecode(&prog);
+        if (sr < 0)
+            return live_fail(p, TN_EIO, err, o->iface, "cannot set filter", pcap_geterr(p));
+    }
+    struct live *lv = tn_xcalloc(1, sizeof *lv);
+    lv->p = p;
+    lv->linktype = dlt_to_linktype(pcap_datalink(p));
+    lv->snaplen = pcap_snapshot(p);
+    snprintf(lv->iface, sizeof lv->iface, "%s", o->iface);
+    *st = lv;
+    /* Success with a warning: err says so with code 0 (see capture.h). */
+    if (warning[0])
+        tn_err_set(err, TN_EOK, "%s: warning: %s", o->iface, warning);
+    return 0;
+}
+
+static int live_next(void *st, struct tn_frame *f, uint64_t num, const char *name,
+                     struct tn_err *err)
+{
+    struct live *lv = st;
+    for (;;) {
+        if (lv->stop)
+            return 0;
+        struct pcap_pkthdr *h;
+        const u_char *data;
+        int r = pcap_next_ex(lv->p, &h, &data);
+        if (r == 1) {
+            f->ts.sec = (int64_t)h->ts.tv_sec;
+            f->ts.nsec = pcap_get_tstamp_precision(lv->p) == PCAP_TSTAMP_PRECISION_NANO
+                             ? (uint32_t)h->ts.tv_usec
+                             : (uint32_t)h->ts.tv_usec * 1000u;
+            f->data = data;
+            f->caplen = h->caplen;
+            f->wirelen = h->len;
+            f->linktype = lv->linktype;
+            return 1;
+        }
+        if (r == 0)          /* the 100 ms timeout: look at the break flag again */
+            continue;
+        if (r == PCAP_ERROR_BREAK)
+            return 0;
+        return tn_err_set(err, TN_EIO, "%s: capture failed after %llu packets: %s", name,
+                          (unsigned long long)(num - 1), pcap_geterr(lv->p));
+    }
+}
+
+/* Signal-safe: a flag store and pcap_breakloop (itself a flag store, plus a wakeup write). */
+void tn_capture_live_break(void *st)
+{
+    struct live *lv = st;
+    lv->stop = 1;
+    pcap_breakloop(lv->p);
+}
+
+void tn_capture_live_stats(void *st, struct tn_capture_stats *s)
+{
+    struct live *lv = st;
+    struct pcap_stat ps;
+    if (pcap_stats(lv->p, &ps) == 0) {
+        s->kernel_recv = ps.ps_recv;
+        s->kernel_drop = ps.ps_drop;
+        s->if_drop = ps.ps_ifdrop;
+    }
+}
+
+static void live_close(void *st)
+{
+    struct live *lv = st;
+    if (!lv)
+        return;
+    pcap_close(lv->p);
+    free(lv);
+}
+
+static int live_linktype(void *st)
+{
+    return ((struct live *)st)->linktype;
+}
+
+static int live_open_unused(void **st, const struct tn_capture_input *in, struct tn_err *err)
+{
+    (void)in;
+    *st = NULL;
+    return tn_err_set(err, TN_EUSAGE, "live capture is opened with tn_capture_open_live");
+}
+
+const struct tn_capture_ops tn_capture_live_ops = {
+    .name = "live",
+    .open = live_open_unused,
+    .next = live_next,
+    .close = live_close,
+    .linktype = live_linktype,
+};

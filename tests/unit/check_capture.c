@@ -1,0 +1,795 @@
+/* check_capture.c - capture layer on real traces: pcap (us/ns), pcapng (own reader), ERF via
+ * libtrace, compressed traces, stdin, truncated and garbage input, chaining, dump, live.
+ *
+ * Expected values come from TShark 4.0.17, tcpdump and capinfos run on the same files (the
+ * command is next to each value) or from the corpus MANIFEST.tsv (packet_count, by TShark).
+ * Files made at test time (compressed, cut, patched copies) go to TN_BINARY_DIR/capture-test.
+ */
+#include <check.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include "capture.h"
+
+#define CORPUS TN_CORPUS_DIR "/"
+#define TMPDIR TN_BINARY_DIR "/capture-test"
+
+static const char *tmp_path(const char *name)
+{
+    static char buf[4][1024];
+    static int k;
+    char *p = buf[k++ % 4];
+    snprintf(p, sizeof buf[0], "%s/%s", TMPDIR, name);
+    return p;
+}
+
+static void setup_tmp(void)
+{
+    mkdir(TMPDIR, 0755);
+}
+
+/* Read everything from an open capture; returns the frame count, stops at the first error. */
+static long count_frames(struct tn_capture *c, struct tn_err *err, int *last_rc)
+{
+    struct tn_frame f;
+    long n = 0;
+    int r;
+    while ((r = tn_capture_next(c, &f, err)) == 1)
+        n++;
+    *last_rc = r;
+    return n;
+}
+
+static long count_file(const char *path)
+{
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    int r = tn_capture_open_file(&c, path, &err);
+    ck_assert_msg(r == 0, "open %s: %s", path, err.msg);
+    long n = count_frames(c, &err, &r);
+    ck_assert_msg(r == 0, "read %s: %s", path, err.msg);
+    ck_assert_int_eq(tn_capture_close(c, &err), 0);
+    return n;
+}
+
+static void copy_prefix(const char *src, const char *dst, long len)
+{
+    FILE *in = fopen(src, "rb"), *out = fopen(dst, "wb");
+    ck_assert_ptr_nonnull(in);
+    ck_assert_ptr_nonnull(out);
+    char buf[4096];
+    long left = len < 0 ? (long)1 << 40 : len;
+    size_t n;
+    while (left > 0 && (n = fread(buf, 1, left < (long)sizeof buf ? (size_t)left : sizeof buf,
+                                  in)) > 0) {
+        fwrite(buf, 1, n, out);
+        left -= (long)n;
+    }
+    fclose(in);
+    ck_assert_int_eq(fclose(out), 0);
+}
+
+static void write_bytes(const char *dst, const void *p, size_t n)
+{
+    FILE *out = fopen(dst, "wb");
+    ck_assert_ptr_nonnull(out);
+    ck_assert_uint_eq(fwrite(p, 1, n, out), n);
+    ck_assert_int_eq(fclose(out), 0);
+}
+
+/* ---- classic pcap ---- */
+
+/* libtrace/100_packets.pcap (us) and 100_packetsns.pcap (ns) hold the same 100 packets.
+ * tshark -r FILE -c 2 -T fields -e frame.time_epoch -e frame.cap_len -e frame.len
+ *   1095292801.000721000  54  827
+ *   1095292801.000789000  62  66     (same for both files) */
+static const char *const us_ns[] = {"libtrace/100_packets.pcap", "libtrace/100_packetsns.pcap"};
+
+START_TEST(test_pcap_us_and_ns)
+{
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    char path[1024];
+    snprintf(path, sizeof path, CORPUS "%s", us_ns[_i]);
+    ck_assert_msg(tn_capture_open_file(&c, path, &err) == 0, "%s", err.msg);
+    ck_assert_str_eq(tn_capture_backend(c), "pcap");
+    struct tn_frame f;
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 1);
+    ck_assert_int_eq(f.ts.sec, 1095292801);
+    ck_assert_uint_eq(f.ts.nsec, 721000);
+    ck_assert_uint_eq(f.caplen, 54);
+    ck_assert_uint_eq(f.wirelen, 827);
+    ck_assert_int_eq(f.linktype, 1);   /* EN10MB: tcpdump -r FILE -c 1 */
+    ck_assert_uint_eq(f.num, 1);
+    ck_assert_str_eq(f.source, path);
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 1);
+    ck_assert_uint_eq(f.ts.nsec, 789000);
+    ck_assert_uint_eq(f.caplen, 62);
+    ck_assert_uint_eq(f.num, 2);
+    int r;
+    long n = count_frames(c, &err, &r);
+    ck_assert_int_eq(r, 0);
+    ck_assert_int_eq(n + 2, 100);   /* MANIFEST.tsv packet_count */
+    struct tn_capture_stats st;
+    tn_capture_get_stats(c, &st);
+    ck_assert_uint_eq(st.frames, 100);
+    ck_assert(!st.live);
+    ck_assert_int_eq(tn_capture_erf_type(c), -1);
+    tn_capture_close(c, NULL);
+}
+END_TEST
+
+/* A nanosecond pcap whose stamps use all nine digits.
+ * tshark -r tcpdump-tests/tcp-handshake-nano.pcap -T fields -e frame.time_epoch -e frame.cap_len
+ *   1418145369.924505488 76 / 1418145370.052027262 76 / 1418145370.052115157 68
+ * (tcpdump --nano -tt -r FILE agrees); link type LINUX_SLL (113). */
+START_TEST(test_pcap_nanoseconds_exact)
+{
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    ck_assert(tn_capture_open_file(&c, CORPUS "tcpdump-tests/tcp-handshake-nano.pcap", &err) == 0);
+    static const struct { int64_t sec; uint32_t nsec, caplen; } want[] = {
+        {1418145369, 924505488, 76}, {1418145370, 52027262, 76}, {1418145370, 52115157, 68}};
+    struct tn_frame f;
+    for (size_t i = 0; i < 3; i++) {
+        ck_assert_int_eq(tn_capture_next(c, &f, &err), 1);
+        ck_assert_int_eq(f.ts.sec, want[i].sec);
+        ck_assert_uint_eq(f.ts.nsec, want[i].nsec);
+        ck_assert_uint_eq(f.caplen, want[i].caplen);
+        ck_assert_int_eq(f.linktype, 113);
+    }
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 0);
+    tn_capture_close(c, NULL);
+}
+END_TEST
+
+/* ---- pcapng (own reader) ---- */
+
+/* libtrace/complex.pcapng: big-endian section; blocks (python walk of the file, and
+ * tshark -r FILE -T fields -e frame.interface_id -e frame.encap_type -e frame.cap_len
+ * -e frame.len -e frame.time_epoch): custom, NRB, IDB0 linktype 1 snaplen 96, IDB1 linktype 0,
+ * ISB, EPB(if0), ISB, ISB, custom, IDB2 linktype 1, EPB(if2), ISB, SPB (origlen 314), NRB,
+ * EPB(if0), ISB, EPB(if1), custom, NRB, ISB.  TShark's 8 "frames" (MANIFEST) include the three
+ * custom blocks (its frames 1, 3, 8, without interface); the packets are the other five.
+ * tcpdump refuses it: "an interface has a type 0 different from the type of the first". */
+START_TEST(test_pcapng_mixed_linktypes_big_endian)
+{
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    ck_assert_msg(tn_capture_open_file(&c, CORPUS "libtrace/complex.pcapng", &err) == 0, "%s",
+                  err.msg);
+    ck_assert_str_eq(tn_capture_backend(c), "pcapng-own");
+    static const struct { int lt; uint32_t cap, len; int64_t sec; uint32_t nsec; } want[] = {
+        {1, 96, 314, 1340954905, 298858000},
+        {1, 342, 342, 1340954905, 298858000},
+        {1, 96, 314, 1340954905, 298858000},   /* SPB: no stamp, gets the previous frame's */
+        {1, 96, 342, 1340954905, 300858000},
+        {0, 168, 168, 1340954905, 301858000},  /* interface 1: BSD loopback (tshark encap 15) */
+    };
+    struct tn_frame f;
+    for (size_t i = 0; i < TN_ARRAY_LEN(want); i++) {
+        ck_assert_msg(tn_capture_next(c, &f, &err) == 1, "frame %zu: %s", i + 1, err.msg);
+        ck_assert_int_eq(f.linktype, want[i].lt);
+        ck_assert_uint_eq(f.caplen, want[i].cap);
+        ck_assert_uint_eq(f.wirelen, want[i].len);
+        ck_assert_int_eq(f.ts.sec, want[i].sec);
+        ck_assert_uint_eq(f.ts.nsec, want[i].nsec);
+        ck_assert_uint_eq(f.num, i + 1);
+    }
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 0);
+    tn_capture_close(c, NULL);
+}
+END_TEST
+
+/* pcapplusplus/PacketExamples/ldap.pcapng: 11 interfaces, link types 1 and 113, some with
+ * if_tsresol 9 (ns), others with the default (us).
+ * tshark -r FILE -T fields -e frame.number -e frame.interface_id -e frame.encap_type
+ *   -e frame.time_epoch:  1 5 1 1103276405.901593000 ... 7 2 25 1695728003.815495640
+ *   (encap 25 = Linux SLL; interface 2 has IDB linktype 113 and option 09 00 01 00 09) */
+START_TEST(test_pcapng_tsresol_per_interface)
+{
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    ck_assert(tn_capture_open_file(&c, CORPUS "pcapplusplus/PacketExamples/ldap.pcapng", &err) == 0);
+    struct tn_frame f;
+    int r;
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 1);
+    ck_assert_int_eq(f.ts.sec, 1103276405);
+    ck_assert_uint_eq(f.ts.nsec, 901593000);
+    ck_assert_uint_eq(f.caplen, 1406);
+    ck_assert_int_eq(f.linktype, 1);
+    for (int i = 2; i <= 7; i++)
+        ck_assert_int_eq(tn_capture_next(c, &f, &err), 1);
+    ck_assert_uint_eq(f.num, 7);
+    ck_assert_int_eq(f.ts.sec, 1695728003);
+    ck_assert_uint_eq(f.ts.nsec, 815495640);
+    ck_assert_int_eq(f.linktype, 113);
+    ck_assert_uint_eq(f.caplen, 256);
+    long n = count_frames(c, &err, &r);
+    ck_assert_int_eq(r, 0);
+    ck_assert_int_eq(n + 7, 25);   /* MANIFEST.tsv packet_count */
+    tn_capture_close(c, NULL);
+}
+END_TEST
+
+/* Frame counts of pcapng files against MANIFEST.tsv packet_count (TShark 4.0.17). */
+static const struct { const char *path; long frames; } ng_counts[] = {
+    {"pcapplusplus/PcapExamples/many_interfaces-1.pcapng", 64},   /* 11 IDBs, types 1/0/12 */
+    {"pcapplusplus/PcapExamples/pcapng-example.pcapng", 159},
+    {"emmakofod-itsi/SACK example .pcapng", 39},
+    {"tcpdump-tests/of13_ericsson.pcapng", 174},
+    {"libtrace/100_packets.pcapng", 100},
+    {"tcpdump-tests/empty.pcapng", 0},
+};
+
+START_TEST(test_pcapng_counts)
+{
+    char path[1024];
+    snprintf(path, sizeof path, CORPUS "%s", ng_counts[_i].path);
+    ck_assert_int_eq(count_file(path), ng_counts[_i].frames);
+}
+END_TEST
+
+/* many_interfaces-1.pcapng frame 3 is on interface 10 (utun0), IDB linktype 0 (IDB bytes at
+ * offset 616: 01 00 00 00 78 00 00 00 00 00 ...); tshark: "3 10 15 168 168 1439753725.701568000" */
+START_TEST(test_pcapng_many_interfaces)
+{
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    ck_assert(tn_capture_open_file(&c, CORPUS "pcapplusplus/PcapExamples/many_interfaces-1.pcapng",
+                                   &err) == 0);
+    struct tn_frame f;
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(tn_capture_next(c, &f, &err), 1);
+    ck_assert_int_eq(f.linktype, 0);
+    ck_assert_uint_eq(f.caplen, 168);
+    ck_assert_int_eq(f.ts.sec, 1439753725);
+    ck_assert_uint_eq(f.ts.nsec, 701568000);
+    tn_capture_close(c, NULL);
+}
+END_TEST
+
+/* Hand-made pcapng (little-endian) for what the corpus lacks: an obsolete Packet Block, a
+ * power-of-two if_tsresol and if_tsoffset, and an unknown block skipped by length. */
+static size_t put32(uint8_t *p, uint32_t v)
+{
+    memcpy(p, &v, 4);   /* host order = the section's order (BOM written in host order) */
+    return 4;
+}
+
+static size_t put16(uint8_t *p, uint16_t v)
+{
+    memcpy(p, &v, 2);
+    return 2;
+}
+
+START_TEST(test_pcapng_opb_binary_resolution)
+{
+    uint8_t b[512];
+    size_t o = 0;
+    /* SHB: type, len 28, BOM, v1.0, section length -1, len */
+    o += put32(b + o, 0x0A0D0D0A); o += put32(b + o, 28); o += put32(b + o, 0x1A2B3C4D);
+    o += put16(b + o, 1); o += put16(b + o, 0);
+    o += put32(b + o, 0xffffffff); o += put32(b + o, 0xffffffff); o += put32(b + o, 28);
+    /* IDB: linktype 101 (raw IP), snaplen 0, options if_tsresol = 0x8a (2^-10 s),
+     * if_tsoffset = 100 s, end; 20 + 8 + 12 + 4 = 44 bytes */
+    o += put32(b + o, 1); o += put32(b + o, 44);
+    o += put16(b + o, 101); o += put16(b + o, 0); o += put32(b + o, 0);
+    o += put16(b + o, 9); o += put16(b + o, 1); b[o++] = 0x8a; b[o++] = 0; b[o++] = 0; b[o++] = 0;
+    o += put16(b + o, 14); o += put16(b + o, 8); o += put32(b + o, 100); o += put32(b + o, 0);
+    o += put16(b + o, 0); o += put16(b + o, 0);
+    o += put32(b + o, 44);
+    /* unknown block type 0x0BADBEEF, 16 bytes */
+    o += put32(b + o, 0x0BADBEEF); o += put32(b + o, 16); o += put32(b + o, 0xdeadbeef);
+    o += put32(b + o, 16);
+    /* OPB: iface 0, drops 0, ts = 3.5 s in units of 2^-10 (3584), caplen 5, len 20, 5 bytes
+     * of data padded to 8; 28 + 8 + 4 = 40 */
+    o += put32(b + o, 2); o += put32(b + o, 40);
+    o += put16(b + o, 0); o += put16(b + o, 0); o += put32(b + o, 0); o += put32(b + o, 3584);
+    o += put32(b + o, 5); o += put32(b + o, 20);
+    memcpy(b + o, "\x45\x00\x00\x14\x00\x00\x00\x00", 8); o += 8;
+    o += put32(b + o, 40);
+    /* EPB: iface 0, ts = 2^10 + 1 units = 1 s + 1/1024 s = 1.0009765625 s, caplen 0 */
+    o += put32(b + o, 6); o += put32(b + o, 32);
+    o += put32(b + o, 0); o += put32(b + o, 0); o += put32(b + o, 1025);
+    o += put32(b + o, 0); o += put32(b + o, 0);
+    o += put32(b + o, 32);
+    const char *path = tmp_path("handmade.pcapng");
+    write_bytes(path, b, o);
+
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    ck_assert_msg(tn_capture_open_file(&c, path, &err) == 0, "%s", err.msg);
+    struct tn_frame f;
+    ck_assert_msg(tn_capture_next(c, &f, &err) == 1, "%s", err.msg);
+    ck_assert_int_eq(f.linktype, 101);
+    ck_assert_int_eq(f.ts.sec, 103);          /* 3584 / 1024 = 3.5, + 100 offset */
+    ck_assert_uint_eq(f.ts.nsec, 500000000);
+    ck_assert_uint_eq(f.caplen, 5);
+    ck_assert_uint_eq(f.wirelen, 20);
+    ck_assert_uint_eq(f.data[0], 0x45);
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 1);
+    ck_assert_int_eq(f.ts.sec, 101);
+    ck_assert_uint_eq(f.ts.nsec, 976562);     /* 1/1024 s = 976562.5 ns, truncated */
+    ck_assert_uint_eq(f.num, 2);
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 0);
+    tn_capture_close(c, NULL);
+
+    /* The same file claiming version 2.0 is refused with a message naming the file. */
+    b[12] = 2;
+    write_bytes(path, b, o);
+    ck_assert(tn_capture_open_file(&c, path, &err) == 0);
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), -TN_EFORMAT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "handmade.pcapng: pcapng version 2.0"));
+    tn_capture_close(c, NULL);
+}
+END_TEST
+
+/* ---- ERF through libtrace ---- */
+
+/* tshark -r FILE -c 1 -T fields -e frame.time_epoch -e frame.cap_len -e frame.len
+ * -e erf.types.type; capinfos -c FILE for the count.  The link layer is what libtrace returns:
+ * for ATM the 4-byte cell header is dropped (LLC/SNAP remains: 52 - 4 = 48 bytes). */
+static const struct {
+    const char *path;
+    long frames;
+    int erf_type, linktype;
+    int64_t sec;
+    uint32_t nsec, caplen, wirelen;
+} erfs[] = {
+    {"tcptrace-input/other-formats/eth.erf", 22, 2, 1, 992368802, 95017493, 54, 66},
+    {"tcptrace-input/other-formats/chdlc.erf", 3, 1, 104, 993203618, 532316327, 312, 312},
+    {"tcptrace-input/other-formats/atm.erf", 13, 3, 100, 992368804, 558952272, 48, 48},
+};
+
+START_TEST(test_erf)
+{
+    char path[1024];
+    snprintf(path, sizeof path, CORPUS "%s", erfs[_i].path);
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    ck_assert_msg(tn_capture_open_file(&c, path, &err) == 0, "%s", err.msg);
+    ck_assert_str_eq(tn_capture_backend(c), "libtrace");
+    struct tn_frame f;
+    ck_assert_msg(tn_capture_next(c, &f, &err) == 1, "%s", err.msg);
+    ck_assert_int_eq(tn_capture_erf_type(c), erfs[_i].erf_type);
+    ck_assert_int_eq(f.linktype, erfs[_i].linktype);
+    ck_assert_int_eq(f.ts.sec, erfs[_i].sec);
+    ck_assert_uint_eq(f.ts.nsec, erfs[_i].nsec);
+    ck_assert_uint_eq(f.caplen, erfs[_i].caplen);
+    ck_assert_uint_eq(f.wirelen, erfs[_i].wirelen);
+    if (erfs[_i].linktype == 100)   /* LLC/SNAP header: aa aa 03 00 00 00 08 00 */
+        ck_assert_int_eq(memcmp(f.data, "\xaa\xaa\x03\x00\x00\x00\x08\x00", 8), 0);
+    int r;
+    long n = count_frames(c, &err, &r);
+    ck_assert_msg(r == 0, "%s", err.msg);
+    ck_assert_int_eq(n + 1, erfs[_i].frames);
+    tn_capture_close(c, NULL);
+}
+END_TEST
+
+/* ---- compressed ---- */
+
+static const struct { const char *tool, *ext; } zips[] = {
+    {"gzip", "gz"}, {"bzip2", "bz2"}, {"xz", "xz"}, {"zstd -q", "zst"}};
+
+/* Compress a corpus file with the system tool; frames and first time stamp must match the
+ * uncompressed original (values as in test_pcap_us_and_ns / test_pcapng_mixed_linktypes). */
+START_TEST(test_compressed)
+{
+    static const struct { const char *src; long frames; int64_t sec; uint32_t nsec; } srcs[] = {
+        {"libtrace/100_packetsns.pcap", 100, 1095292801, 721000},
+        {"libtrace/complex.pcapng", 5, 1340954905, 298858000},
+        {"tcptrace-input/other-formats/eth.erf", 22, 992368802, 95017493},
+    };
+    const char *tool = zips[_i].tool, *ext = zips[_i].ext;
+    for (size_t s = 0; s < TN_ARRAY_LEN(srcs); s++) {
+        const char *base = strrchr(srcs[s].src, '/') + 1;
+        char name[256], cmd[2048];
+        snprintf(name, sizeof name, "%s.%s", base, ext);
+        const char *dst = tmp_path(name);
+        snprintf(cmd, sizeof cmd, "%s -c '%s%s' > '%s'", tool, CORPUS, srcs[s].src, dst);
+        ck_assert_int_eq(system(cmd), 0);
+        struct tn_capture *c;
+        struct tn_err err = {0};
+        int r = tn_capture_open_file(&c, dst, &err);
+        if (r < 0 && strcmp(ext, "zst") == 0) {
+            /* Debian's libwandio 1.0 has no zstd: a clear refusal is the right answer. */
+            ck_assert_int_eq(r, -TN_EFORMAT);
+            ck_assert_msg(strstr(err.msg, "zstd") && strstr(err.msg, name), "%s", err.msg);
+            continue;
+        }
+        ck_assert_msg(r == 0, "%s: %s", dst, err.msg);
+        struct tn_frame f;
+        ck_assert_msg(tn_capture_next(c, &f, &err) == 1, "%s", err.msg);
+        ck_assert_int_eq(f.ts.sec, srcs[s].sec);
+        ck_assert_uint_eq(f.ts.nsec, srcs[s].nsec);
+        long n = count_frames(c, &err, &r);
+        ck_assert_msg(r == 0, "%s: %s", dst, err.msg);
+        ck_assert_int_eq(n + 1, srcs[s].frames);
+        tn_capture_close(c, NULL);
+    }
+}
+END_TEST
+
+/* ---- standard input ---- */
+
+static void read_via_stdin_pipe(const char *file, long want, int64_t sec, uint32_t nsec)
+{
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {   /* writer: cat FILE > pipe */
+        close(fds[0]);
+        FILE *in = fopen(file, "rb");
+        char buf[4096];
+        size_t n;
+        while (in && (n = fread(buf, 1, sizeof buf, in)) > 0)
+            if (write(fds[1], buf, n) != (ssize_t)n)
+                break;
+        _exit(0);
+    }
+    close(fds[1]);
+    int saved = dup(0);
+    fflush(stdin);
+    ck_assert_int_eq(dup2(fds[0], 0), 0);
+    close(fds[0]);
+    clearerr(stdin);
+
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    ck_assert_msg(tn_capture_open_file(&c, "-", &err) == 0, "%s", err.msg);
+    struct tn_frame f;
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 1);
+    ck_assert_int_eq(f.ts.sec, sec);
+    ck_assert_uint_eq(f.ts.nsec, nsec);
+    ck_assert_str_eq(f.source, "(stdin)");
+    int r;
+    long n = count_frames(c, &err, &r);
+    ck_assert_msg(r == 0, "%s", err.msg);
+    ck_assert_int_eq(n + 1, want);
+    tn_capture_close(c, NULL);
+
+    dup2(saved, 0);
+    close(saved);
+    clearerr(stdin);
+    int status;
+    waitpid(pid, &status, 0);
+}
+
+START_TEST(test_stdin)
+{
+    read_via_stdin_pipe(CORPUS "tcpdump-tests/tcp-handshake-nano.pcap", 3, 1418145369, 924505488);
+    read_via_stdin_pipe(CORPUS "libtrace/100_packets.pcapng", 100, 1095292801, 721000);
+}
+END_TEST
+
+/* ---- bad input ---- */
+
+/* 100_packets.pcap cut at byte 3850: records start at 24 + sum(16 + caplen); packet 52 starts at
+ * 3802 with caplen 66, so 32 of its bytes remain.
+ *   head -c 3850 100_packets.pcap > cut.pcap; tshark -r cut.pcap | wc -l  -> 51 ("appears to
+ *   have been cut short in the middle of a packet"); tcpdump -r cut.pcap -> "truncated dump
+ *   file; tried to read 66 captured bytes, only got 32" */
+START_TEST(test_truncated_pcap)
+{
+    const char *cut = tmp_path("cut.pcap");
+    copy_prefix(CORPUS "libtrace/100_packets.pcap", cut, 3850);
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    ck_assert(tn_capture_open_file(&c, cut, &err) == 0);
+    int r;
+    ck_assert_int_eq(count_frames(c, &err, &r), 51);
+    ck_assert_int_eq(r, -TN_ETRUNC);
+    ck_assert_int_eq(err.code, TN_ETRUNC);
+    char want[1200];
+    snprintf(want, sizeof want,
+             "%s: truncated in packet 52 (record header says 66 bytes, 32 left)", cut);
+    ck_assert_str_eq(err.msg, want);
+    struct tn_frame f;
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 0);   /* then the end */
+    tn_capture_close(c, NULL);
+
+    /* Cut inside a record header (packet 52's header starts at 3802): 51 frames again. */
+    copy_prefix(CORPUS "libtrace/100_packets.pcap", cut, 3810);
+    ck_assert(tn_capture_open_file(&c, cut, &err) == 0);
+    ck_assert_int_eq(count_frames(c, &err, &r), 51);
+    ck_assert_int_eq(r, -TN_ETRUNC);
+    ck_assert_ptr_nonnull(strstr(err.msg, "truncated in packet 52"));
+    tn_capture_close(c, NULL);
+}
+END_TEST
+
+/* pcapng-example.pcapng cut at byte 2000, inside the 10th EPB (offset 1852, 1296 bytes):
+ *   head -c 2000 pcapng-example.pcapng > cut.pcapng; tshark -r cut.pcapng | wc -l -> 9 */
+START_TEST(test_truncated_pcapng)
+{
+    const char *cut = tmp_path("cut.pcapng");
+    copy_prefix(CORPUS "pcapplusplus/PcapExamples/pcapng-example.pcapng", cut, 2000);
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    ck_assert(tn_capture_open_file(&c, cut, &err) == 0);
+    int r;
+    ck_assert_int_eq(count_frames(c, &err, &r), 9);
+    ck_assert_int_eq(r, -TN_ETRUNC);
+    char want[1200];
+    snprintf(want, sizeof want,
+             "%s: truncated in packet 10 (block header says 1296 bytes, 148 left)", cut);
+    ck_assert_str_eq(err.msg, want);
+    tn_capture_close(c, NULL);
+}
+END_TEST
+
+/* A record header with an absurd captured length: packet 3 of 100_packets.pcap (record at byte
+ * 172, caplen field at 180) set to 0x7fffffff.  tcpdump -r on the patched file: "invalid packet
+ * capture length 2147483647, bigger than snaplen of 65536" after 2 packets. */
+START_TEST(test_garbage_record)
+{
+    const char *bad = tmp_path("badrec.pcap");
+    copy_prefix(CORPUS "libtrace/100_packets.pcap", bad, -1);
+    FILE *fp = fopen(bad, "r+b");
+    ck_assert_ptr_nonnull(fp);
+    fseek(fp, 180, SEEK_SET);
+    fwrite("\xff\xff\xff\x7f", 1, 4, fp);
+    fclose(fp);
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    ck_assert(tn_capture_open_file(&c, bad, &err) == 0);
+    int r;
+    ck_assert_int_eq(count_frames(c, &err, &r), 2);
+    ck_assert_int_eq(r, -TN_EFORMAT);
+    ck_assert_msg(strstr(err.msg, "badrec.pcap: packet 3:") != NULL, "%s", err.msg);
+    struct tn_frame f;
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 0);   /* that file is given up */
+    tn_capture_close(c, NULL);
+}
+END_TEST
+
+START_TEST(test_not_a_trace)
+{
+    struct tn_capture *c = (struct tn_capture *)1;
+    struct tn_err err = {0};
+    const char *txt = tmp_path("garbage.txt");
+    static const char garbage[] = "This is not a packet trace, just some text.\n";
+    write_bytes(txt, garbage, sizeof garbage - 1);
+    ck_assert_int_eq(tn_capture_open_file(&c, txt, &err), -TN_EFORMAT);
+    ck_assert_ptr_null(c);
+    char want[1200];
+    snprintf(want, sizeof want, "%s: not a packet trace (unknown format)", txt);
+    ck_assert_str_eq(err.msg, want);
+
+    const char *empty = tmp_path("empty.pcap");
+    write_bytes(empty, "", 0);
+    ck_assert_int_eq(tn_capture_open_file(&c, empty, &err), -TN_EFORMAT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "empty.pcap: empty file"));
+
+    /* pcap magic and nothing else: libpcap's "truncated dump file" on the file header */
+    write_bytes(tmp_path("hdronly.pcap"), "\xd4\xc3\xb2\xa1\x02\x00\x04\x00", 8);
+    ck_assert_int_eq(tn_capture_open_file(&c, tmp_path("hdronly.pcap"), &err), -TN_EFORMAT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "hdronly.pcap: not a readable pcap file"));
+
+    ck_assert_int_eq(tn_capture_open_file(&c, TMPDIR "/no-such-file.pcap", &err), -TN_EIO);
+    ck_assert_str_eq(err.msg, TMPDIR "/no-such-file.pcap: No such file or directory");
+    ck_assert_int_eq(err.code, TN_EIO);
+
+    ck_assert_int_eq(tn_capture_open_file(&c, TMPDIR, &err), -TN_EIO);   /* a directory */
+    ck_assert_msg(strstr(err.msg, "Is a directory") != NULL, "%s", err.msg);
+}
+END_TEST
+
+/* ---- chaining ---- */
+
+START_TEST(test_chain_with_bad_files)
+{
+    const char *txt = tmp_path("chain-garbage.txt");
+    write_bytes(txt, "garbage garbage garbage\n", 24);
+    const char *paths[] = {
+        CORPUS "libtrace/100_packets.pcap",   /* 100 frames, EN10MB */
+        TMPDIR "/missing.pcap",               /* -TN_EIO */
+        txt,                                  /* -TN_EFORMAT */
+        CORPUS "libtrace/100_sll.pcap",       /* 100 frames, LINUX_SLL (113); tshark -c 1:
+                                               * 1095292801.000721000 70 843 */
+    };
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    ck_assert_int_eq(tn_capture_open_files(&c, paths, 4, &err), 0);
+    ck_assert_str_eq(tn_capture_backend(c), "pcap");
+    struct tn_frame f;
+    int r;
+    for (int i = 1; i <= 100; i++) {
+        ck_assert_int_eq(tn_capture_next(c, &f, &err), 1);
+        ck_assert_uint_eq(f.num, (uint64_t)i);
+    }
+    ck_assert_str_eq(f.source, paths[0]);
+    r = tn_capture_next(c, &f, &err);
+    ck_assert_int_eq(r, -TN_EIO);
+    ck_assert_ptr_nonnull(strstr(err.msg, "missing.pcap: No such file or directory"));
+    r = tn_capture_next(c, &f, &err);
+    ck_assert_int_eq(r, -TN_EFORMAT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "chain-garbage.txt: not a packet trace"));
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 1);
+    ck_assert_uint_eq(f.num, 1);
+    ck_assert_str_eq(f.source, paths[3]);
+    ck_assert_int_eq(f.linktype, 113);
+    ck_assert_uint_eq(f.caplen, 70);
+    ck_assert_uint_eq(f.wirelen, 843);
+    long n = count_frames(c, &err, &r);
+    ck_assert_int_eq(r, 0);
+    ck_assert_int_eq(n, 99);
+    struct tn_capture_stats st;
+    tn_capture_get_stats(c, &st);
+    ck_assert_uint_eq(st.frames, 200);
+    tn_capture_close(c, NULL);
+
+    /* An unreadable first file is told by the first next(), not by the open. */
+    const char *first_bad[] = {TMPDIR "/missing.pcap", CORPUS "libtrace/qinq.pcap"};
+    ck_assert_int_eq(tn_capture_open_files(&c, first_bad, 2, &err), 0);
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), -TN_EIO);
+    ck_assert_int_eq(count_frames(c, &err, &r), 2);   /* MANIFEST: qinq.pcap 2 packets */
+    ck_assert_int_eq(r, 0);
+    tn_capture_close(c, NULL);
+}
+END_TEST
+
+/* ---- dump ---- */
+
+static void dump_and_compare(const char *src, const char *dst, long want_written,
+                             uint64_t want_skipped)
+{
+    struct tn_capture *c, *d;
+    struct tn_err err = {0};
+    ck_assert(tn_capture_open_file(&c, src, &err) == 0);
+    ck_assert_msg(tn_capture_dump_open(c, dst, &err) == 0, "%s", err.msg);
+    int r;
+    count_frames(c, &err, &r);
+    ck_assert_int_eq(r, 0);
+    struct tn_capture_stats st;
+    tn_capture_get_stats(c, &st);
+    ck_assert_uint_eq(st.dump_skipped, want_skipped);
+    char tmp[1100];
+    snprintf(tmp, sizeof tmp, "%s.tmp", dst);
+    ck_assert_int_eq(access(tmp, F_OK), 0);           /* written as .tmp ... */
+    ck_assert_int_eq(tn_capture_close(c, &err), 0);
+    ck_assert_int_eq(access(tmp, F_OK), -1);          /* ... renamed at close */
+
+    /* Frame by frame: the dump holds the source's frames of the first link type. */
+    ck_assert(tn_capture_open_file(&c, src, &err) == 0);
+    ck_assert_msg(tn_capture_open_file(&d, dst, &err) == 0, "%s", err.msg);
+    ck_assert_str_eq(tn_capture_backend(d), "pcap");
+    struct tn_frame a, b;
+    long n = 0;
+    int lt = -1;
+    while (tn_capture_next(c, &a, &err) == 1) {
+        if (lt < 0)
+            lt = a.linktype;
+        if (a.linktype != lt)
+            continue;
+        ck_assert_int_eq(tn_capture_next(d, &b, &err), 1);
+        ck_assert_int_eq(a.ts.sec, b.ts.sec);
+        ck_assert_uint_eq(a.ts.nsec, b.ts.nsec);
+        ck_assert_uint_eq(a.caplen, b.caplen);
+        ck_assert_uint_eq(a.wirelen, b.wirelen);
+        ck_assert_int_eq(a.linktype, b.linktype);
+        ck_assert_int_eq(memcmp(a.data, b.data, a.caplen), 0);
+        n++;
+    }
+    ck_assert_int_eq(tn_capture_next(d, &b, &err), 0);
+    ck_assert_int_eq(n, want_written);
+    tn_capture_close(c, NULL);
+    tn_capture_close(d, NULL);
+}
+
+START_TEST(test_dump_round_trip)
+{
+    dump_and_compare(CORPUS "tcpdump-tests/tcp-handshake-nano.pcap", tmp_path("dump-nano.pcap"),
+                     3, 0);
+    dump_and_compare(CORPUS "libtrace/100_packets.pcap", tmp_path("dump-100.pcap"), 100, 0);
+    /* complex.pcapng: 4 Ethernet frames written, the BSD-loopback one skipped and counted */
+    dump_and_compare(CORPUS "libtrace/complex.pcapng", tmp_path("dump-complex.pcap"), 4, 1);
+    dump_and_compare(CORPUS "tcptrace-input/other-formats/eth.erf", tmp_path("dump-erf.pcap"),
+                     22, 0);
+
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    ck_assert(tn_capture_open_file(&c, CORPUS "libtrace/qinq.pcap", &err) == 0);
+    ck_assert_int_eq(tn_capture_dump_open(c, TMPDIR "/no/such/dir/x.pcap", &err), -TN_EIO);
+    ck_assert_ptr_nonnull(strstr(err.msg, "x.pcap.tmp: No such file or directory"));
+    tn_capture_close(c, NULL);
+}
+END_TEST
+
+/* ---- live (root only; skipped otherwise) ---- */
+
+START_TEST(test_live_loopback)
+{
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    struct tn_live_opts o = {.iface = "lo", .filter = "udp and dst port 39253", .snaplen = 0,
+                             .immediate = true};
+    int r = tn_capture_open_live(&c, &o, &err);
+    if (r < 0 && geteuid() != 0) {
+        fprintf(stderr, "test_live_loopback: skipped (not root: %s)\n", err.msg);
+        return;
+    }
+    ck_assert_msg(r == 0, "%s", err.msg);
+    ck_assert_str_eq(tn_capture_backend(c), "live");
+    int s = socket(AF_INET, SOCK_DGRAM, 0);
+    ck_assert_int_ge(s, 0);
+    struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(39253)};
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    char payload[300];
+    memset(payload, 'x', sizeof payload);
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(sendto(s, payload, sizeof payload, 0, (struct sockaddr *)&to, sizeof to),
+                         (int)sizeof payload);
+    close(s);
+    struct tn_frame f;
+    for (int i = 1; i <= 5; i++) {
+        ck_assert_msg(tn_capture_next(c, &f, &err) == 1, "%s", err.msg);
+        ck_assert_int_eq(f.linktype, 1);             /* lo is DLT_EN10MB on Linux */
+        ck_assert_uint_eq(f.caplen, 256);            /* default snaplen */
+        ck_assert_uint_eq(f.wirelen, 14 + 20 + 8 + 300);
+        ck_assert_uint_eq(f.num, (uint64_t)i);
+        ck_assert_str_eq(f.source, "lo");
+    }
+    struct tn_capture_stats st;
+    tn_capture_get_stats(c, &st);
+    ck_assert(st.live);
+    ck_assert_uint_eq(st.frames, 5);
+    ck_assert_uint_ge(st.kernel_recv, 5);
+    tn_capture_break(c);
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 0);
+    tn_capture_close(c, NULL);
+
+    o.filter = "this is not bpf";
+    ck_assert_int_eq(tn_capture_open_live(&c, &o, &err), -TN_EUSAGE);
+    ck_assert_ptr_nonnull(strstr(err.msg, "lo: bad filter"));
+    o.iface = "tn-no-such-if0";
+    o.filter = NULL;
+    ck_assert_int_lt(tn_capture_open_live(&c, &o, &err), 0);
+    ck_assert_ptr_nonnull(strstr(err.msg, "tn-no-such-if0"));
+}
+END_TEST
+
+Suite *tn_capture_suite(void)
+{
+    Suite *s = suite_create("capture");
+    TCase *tc = tcase_create("files");
+    tcase_add_unchecked_fixture(tc, setup_tmp, NULL);
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_pcap_us_and_ns, 0, (int)TN_ARRAY_LEN(us_ns));
+    tcase_add_test(tc, test_pcap_nanoseconds_exact);
+    tcase_add_test(tc, test_pcapng_mixed_linktypes_big_endian);
+    tcase_add_test(tc, test_pcapng_tsresol_per_interface);
+    tcase_add_loop_test(tc, test_pcapng_counts, 0, (int)TN_ARRAY_LEN(ng_counts));
+    tcase_add_test(tc, test_pcapng_many_interfaces);
+    tcase_add_test(tc, test_pcapng_opb_binary_resolution);
+    tcase_add_loop_test(tc, test_erf, 0, (int)TN_ARRAY_LEN(erfs));
+    tcase_add_loop_test(tc, test_compressed, 0, (int)TN_ARRAY_LEN(zips));
+    tcase_add_test(tc, test_stdin);
+    tcase_add_test(tc, test_truncated_pcap);
+    tcase_add_test(tc, test_truncated_pcapng);
+    tcase_add_test(tc, test_garbage_record);
+    tcase_add_test(tc, test_not_a_trace);
+    tcase_add_test(tc, test_chain_with_bad_files);
+    tcase_add_test(tc, test_dump_round_trip);
+    suite_add_tcase(s, tc);
+
+    TCase *live = tcase_create("live");
+    tcase_set_timeout(live, 30);
+    tcase_add_test(live, test_live_loopback);
+    suite_add_tcase(s, live);
+    return s;
+}
