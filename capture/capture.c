@@ -146,11 +146,14 @@ static int open_compressed(struct tn_capture *c, const char *path, const char *h
     }
     uint8_t m[TN_PROBE_LEN];
     size_t len = fread(m, 1, sizeof m, fp);
+    bool bad = ferror(fp);
     fclose(fp);   /* a cookie stream cannot seek back: open it again for the backend */
+    /* libwandio 1.0 reads ahead in large blocks and drops a block whose compressed data ends
+     * early, so a short damaged file yields nothing at all. */
     if (len == 0)
-        return tn_err_set(err, TN_EFORMAT, "%s: %s-compressed file that decompresses to nothing "
-                          "(not a packet trace, or a %s libwandio cannot read)", c->name, how,
-                          how);
+        return tn_err_set(err, TN_EFORMAT, "%s: %s-compressed data %s", c->name, how,
+                          bad ? "is damaged or cut short (libwandio read error)"
+                              : "decompresses to nothing");
     if (compression_of(m, len) == how)   /* libwandio passed it through undecoded */
         return tn_err_set(err, TN_EFORMAT, "%s: %s-compressed, and this system's libwandio "
                           "cannot decompress %s", c->name, how, how);

@@ -40,6 +40,7 @@ static int dlt_to_linktype(int dlt)
 struct pcapfile {
     pcap_t *p;
     int linktype;
+    bool compressed;
 };
 
 static bool pcapfile_probe(const uint8_t *m, size_t len, const char *path)
@@ -66,6 +67,7 @@ static int pcapfile_open(void **st, const struct tn_capture_input *in, struct tn
     struct pcapfile *pf = tn_xcalloc(1, sizeof *pf);
     pf->p = p;
     pf->linktype = dlt_to_linktype(pcap_datalink(p));
+    pf->compressed = in->compressed;
     *st = pf;
     return 0;
 }
@@ -74,8 +76,14 @@ static int pcapfile_open(void **st, const struct tn_capture_input *in, struct tn
  *   "truncated dump file; tried to read %u captured bytes, only got %zu"
  *   "truncated dump file; tried to read %zu header bytes, only got %zu"
  *   "invalid packet capture length %u, bigger than snaplen of %d" (and "... maximum of %u") */
-static int map_pcap_error(const char *msg, uint64_t num, const char *name, struct tn_err *err)
+static int map_pcap_error(const char *msg, bool compressed, uint64_t num, const char *name,
+                          struct tn_err *err)
 {
+    /* A read error from the decompressing stream: libwandio met the end of the compressed
+     * data, or damage, in the middle of a block. */
+    if (compressed && strncmp(msg, "error reading dump file", 23) == 0)
+        return tn_err_set(err, TN_ETRUNC, "%s: truncated in packet %llu (the compressed data "
+                          "ends early or is damaged)", name, (unsigned long long)num);
     unsigned want;
     size_t got;
     if (sscanf(msg, "truncated dump file; tried to read %u captured bytes, only got %zu", &want,
@@ -113,7 +121,7 @@ static int pcapfile_next(void *st, struct tn_frame *f, uint64_t num, const char 
     }
     if (r == PCAP_ERROR_BREAK)   /* end of file */
         return 0;
-    return map_pcap_error(pcap_geterr(pf->p), num, name, err);
+    return map_pcap_error(pcap_geterr(pf->p), pf->compressed, num, name, err);
 }
 
 static void pcapfile_close(void *st)

@@ -50,6 +50,7 @@ struct iface {
 
 struct pcapng {
     FILE *fp;
+    bool compressed;         /* fp decompresses: a read error means damaged or cut short */
     bool swap;               /* section byte order differs from the host's */
     bool seen_shb;
     struct iface *ifs;
@@ -93,6 +94,7 @@ static int pcapng_open(void **st, const struct tn_capture_input *in, struct tn_e
     (void)err;
     struct pcapng *ng = tn_xcalloc(1, sizeof *ng);
     ng->fp = in->fp;
+    ng->compressed = in->compressed;
     *st = ng;
     return 0;
 }
@@ -249,6 +251,16 @@ short_block:
                       (unsigned long long)ng->block_off, blen + 12);
 }
 
+static int read_error(const struct pcapng *ng, uint64_t num, const char *name,
+                      struct tn_err *err)
+{
+    if (ng->compressed)
+        return tn_err_set(err, TN_ETRUNC, "%s: truncated in packet %llu (the compressed data "
+                          "ends early or is damaged)", name, (unsigned long long)num);
+    return tn_err_set(err, TN_EIO, "%s: read error in packet %llu", name,
+                      (unsigned long long)num);
+}
+
 static int pcapng_next(void *st, struct tn_frame *f, uint64_t num, const char *name,
                        struct tn_err *err)
 {
@@ -261,8 +273,7 @@ static int pcapng_next(void *st, struct tn_frame *f, uint64_t num, const char *n
             return 0;   /* clean end between blocks */
         if (got != 8) {
             if (ferror(ng->fp))
-                return tn_err_set(err, TN_EIO, "%s: read error before packet %llu", name,
-                                  (unsigned long long)num);
+                return read_error(ng, num, name, err);
             return tn_err_set(err, TN_ETRUNC, "%s: truncated in packet %llu (block header cut: "
                               "%zu of 8 bytes)", name, (unsigned long long)num, got);
         }
@@ -290,8 +301,7 @@ static int pcapng_next(void *st, struct tn_frame *f, uint64_t num, const char *n
         got = fread_unlocked(ng->buf, 1, rest, ng->fp);
         if (got != rest) {
             if (ferror(ng->fp))
-                return tn_err_set(err, TN_EIO, "%s: read error in packet %llu", name,
-                                  (unsigned long long)num);
+                return read_error(ng, num, name, err);
             return tn_err_set(err, TN_ETRUNC, "%s: truncated in packet %llu (block header says "
                               "%u bytes, %zu left)", name, (unsigned long long)num, len, got + 8);
         }

@@ -423,6 +423,35 @@ START_TEST(test_compressed)
 }
 END_TEST
 
+/* A gzip file cut short: libwandio 1.0 reads ahead in large blocks and drops the block in which
+ * the compressed data ends, so fewer frames come than the prefix holds; then -TN_ETRUNC.
+ *   gzip -c ip-in-mpls.pcap | head -c 150000 > cut.gz; gzip -dc cut.gz | tshark -r - | wc -l
+ *   -> 6843 frames in the decompressible prefix (of 10507, MANIFEST.tsv) */
+START_TEST(test_compressed_truncated)
+{
+    char cmd[2048];
+    const char *cut = tmp_path("mpls-cut.pcap.gz");
+    snprintf(cmd, sizeof cmd, "gzip -c '%s' | head -c 150000 > '%s'",
+             CORPUS "libtrace/ip-in-mpls.pcap", cut);
+    ck_assert_int_eq(system(cmd), 0);
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    ck_assert_msg(tn_capture_open_file(&c, cut, &err) == 0, "%s", err.msg);
+    int r;
+    long n = count_frames(c, &err, &r);
+    ck_assert_int_eq(r, -TN_ETRUNC);
+    ck_assert_int_gt(n, 0);
+    ck_assert_int_le(n, 6843);
+    char want[1200];
+    snprintf(want, sizeof want, "%s: truncated in packet %ld (the compressed data ends early or "
+             "is damaged)", cut, n + 1);
+    ck_assert_str_eq(err.msg, want);
+    struct tn_frame f;
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 0);
+    tn_capture_close(c, NULL);
+}
+END_TEST
+
 /* ---- standard input ---- */
 
 static void read_via_stdin_pipe(const char *file, long want, int64_t sec, uint32_t nsec)
@@ -778,6 +807,7 @@ Suite *tn_capture_suite(void)
     tcase_add_test(tc, test_pcapng_opb_binary_resolution);
     tcase_add_loop_test(tc, test_erf, 0, (int)TN_ARRAY_LEN(erfs));
     tcase_add_loop_test(tc, test_compressed, 0, (int)TN_ARRAY_LEN(zips));
+    tcase_add_test(tc, test_compressed_truncated);
     tcase_add_test(tc, test_stdin);
     tcase_add_test(tc, test_truncated_pcap);
     tcase_add_test(tc, test_truncated_pcapng);
