@@ -379,6 +379,20 @@ START_TEST(test_erf)
 }
 END_TEST
 
+/* ERF has no magic number: without the .erf name the first record header is checked instead. */
+START_TEST(test_erf_without_extension)
+{
+    const char *copy = tmp_path("eth-erf-renamed.trace");
+    copy_prefix(CORPUS "tcptrace-input/other-formats/eth.erf", copy, -1);
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    ck_assert_msg(tn_capture_open_file(&c, copy, &err) == 0, "%s", err.msg);
+    ck_assert_str_eq(tn_capture_backend(c), "libtrace");
+    tn_capture_close(c, NULL);
+    ck_assert_int_eq(count_file(copy), 22);   /* capinfos -c eth.erf */
+}
+END_TEST
+
 /* ---- compressed ---- */
 
 static const struct { const char *tool, *ext; } zips[] = {
@@ -806,6 +820,7 @@ Suite *tn_capture_suite(void)
     tcase_add_test(tc, test_pcapng_many_interfaces);
     tcase_add_test(tc, test_pcapng_opb_binary_resolution);
     tcase_add_loop_test(tc, test_erf, 0, (int)TN_ARRAY_LEN(erfs));
+    tcase_add_test(tc, test_erf_without_extension);
     tcase_add_loop_test(tc, test_compressed, 0, (int)TN_ARRAY_LEN(zips));
     tcase_add_test(tc, test_compressed_truncated);
     tcase_add_test(tc, test_stdin);
