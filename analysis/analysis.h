@@ -25,6 +25,104 @@ enum tn_conn_state {
 
 const char *tn_conn_state_name(enum tn_conn_state s);  /* "complete", "reset", "open", "partial" */
 
+/* ---- the inference model: events, series, packet records (issue 4/5/6) ----
+ * Times are nanoseconds since the Unix epoch, exactly as in the trace. */
+
+/* Event kinds; names are the `kind` column of events.csv (csv-contract.md). */
+#define TN_EVENT_KINDS(X)                         \
+    X(REXMIT_FAST, "rexmit_fast")                 \
+    X(REXMIT_RTO, "rexmit_rto")                   \
+    X(REXMIT_SPURIOUS, "rexmit_spurious")         \
+    X(REXMIT_OTHER, "rexmit_other")               \
+    X(DUPACK, "dupack")                           \
+    X(OOO, "ooo")                                 \
+    X(LOSS_UPSTREAM, "loss_upstream")             \
+    X(RECOVERY_START, "recovery_start")           \
+    X(RECOVERY_END, "recovery_end")               \
+    X(RTO_START, "rto_start")                     \
+    X(RTO_END, "rto_end")                         \
+    X(SLOWSTART_END, "slowstart_end")             \
+    X(ZERO_WINDOW, "zero_window")                 \
+    X(WINDOW_OPEN, "window_open")                 \
+    X(IDLE_START, "idle_start")                   \
+    X(IDLE_END, "idle_end")                       \
+    X(DFCP_BLOCK_ACKED, "dfcp_block_acked")       \
+    X(DFCP_BLOCK_FAILED, "dfcp_block_failed")     \
+    X(DFCP_BLOCK_UNACKED, "dfcp_block_unacked")
+
+enum tn_event_kind {
+#define X(e, s) TN_EV_##e,
+    TN_EVENT_KINDS(X)
+#undef X
+    TN_EV_COUNT
+};
+
+const char *tn_event_kind_name(enum tn_event_kind k);
+
+/* One event.  seq is relative to the direction's ISN and unwrapped (TCP) or the block number
+ * (DFCP); detail is the rule that fired and its evidence, readable by a person. */
+struct tn_event {
+    int64_t t_ns;
+    uint64_t pkt;              /* packet number (in its file) that shows the event */
+    uint64_t seq;
+    uint32_t len;
+    uint8_t kind;              /* enum tn_event_kind */
+    uint8_t dir;               /* enum tn_dir of the packet that shows it */
+    char detail[86];
+};
+
+/* Series kinds; names are the `series` column of series.csv. */
+#define TN_SERIES_KINDS(X)                          \
+    X(RTT_MS, "rtt_ms")                             \
+    X(INFLIGHT, "inflight_bytes")                   \
+    X(CWND_EST, "cwnd_est_bytes")                   \
+    X(SSTHRESH_EST, "ssthresh_est_bytes")           \
+    X(RWND, "rwnd_bytes")                           \
+    X(THROUGHPUT, "throughput_bps")                 \
+    X(GOODPUT, "goodput_bps")                       \
+    X(QUEUE_PKTS, "queue_pkts")                     \
+    X(QUEUE_BYTES, "queue_bytes")                   \
+    X(SOJOURN_MS, "sojourn_ms")                     \
+    X(DFCP_BLOCKS_INFLIGHT, "dfcp_blocks_inflight") \
+    X(JAIN_INDEX, "jain_index")
+
+enum tn_series_kind {
+#define X(e, s) TN_SER_##e,
+    TN_SERIES_KINDS(X)
+#undef X
+    TN_SER_COUNT
+};
+
+const char *tn_series_kind_name(enum tn_series_kind k);
+
+struct tn_point {
+    int64_t t_ns;
+    double v;
+};
+
+struct tn_series {
+    struct tn_point *pts;
+    size_t n, cap;
+};
+
+/* One packet of a connection, as the renderers and packets.csv need it (kept only when the
+ * analysis config asks for packet records). */
+struct tn_pktrec {
+    int64_t t_ns;
+    uint64_t num;
+    uint64_t seq, ack;         /* relative, unwrapped; DFCP: block number, symbol index */
+    uint32_t len;
+    uint32_t win;              /* scaled advertised window */
+    uint32_t ts_val, ts_ecr;
+    uint16_t ip_id;
+    uint8_t dir;
+    uint8_t flags;             /* TCP flags; DFCP: type */
+    uint8_t nsack;
+    uint8_t rexmit;            /* 0, or 1 + enum tn_event_kind of the retransmission cause */
+    bool has_ts;
+    struct { uint64_t left, right; } sack[TN_MAX_SACK];   /* relative */
+};
+
 /* Per-direction counters: the direction's sender is the source of its packets. */
 struct tn_dir_stats {
     uint64_t pkts;
@@ -73,6 +171,70 @@ struct tn_dir_stats {
     uint8_t dfcp_flags;
 };
 
+/* Where the monitor sits, decided from the handshake timing (issue 4 "Vantage point"). */
+enum tn_vantage {
+    TN_VP_UNKNOWN = 0,
+    TN_VP_NEAR_A,              /* next to side a: a's packets are seen as they leave a */
+    TN_VP_NEAR_B,
+    TN_VP_MIDDLE,
+};
+
+const char *tn_vantage_name(enum tn_vantage v);   /* "unknown", "near a", "near b", "middle" */
+
+/* Summary statistics of a set of samples. */
+struct tn_stat {
+    uint64_t n;
+    double min, max, sum, sumsq;
+};
+
+void tn_stat_add(struct tn_stat *s, double v);
+double tn_stat_avg(const struct tn_stat *s);
+double tn_stat_stdev(const struct tn_stat *s);
+
+enum tn_cc_flavor { TN_CC_UNKNOWN = 0, TN_CC_RENO, TN_CC_CUBIC };
+const char *tn_cc_flavor_name(enum tn_cc_flavor f);
+
+/* What limited a sender's rate (issue 4 "What limited the rate"). */
+enum tn_limiter {
+    TN_LIM_UNKNOWN = 0,
+    TN_LIM_CWND,
+    TN_LIM_RWND,
+    TN_LIM_APP,
+    TN_LIM_BOTTLENECK,
+    TN_LIM_COUNT
+};
+const char *tn_limiter_name(enum tn_limiter l);
+
+/* Inference results for the sender of one direction (TCP). */
+struct tn_tcp_infer {
+    struct tn_stat rtt_ms;             /* data->ACK samples (Karn's rule) */
+    struct tn_stat rtt_ts_ms;          /* TSval/TSecr echo samples */
+    uint64_t rexmit[4];                /* by cause: fast, rto, spurious, other */
+    uint64_t loss_upstream;            /* holes seen here: lost before the monitor */
+    uint64_t episodes_recovery, episodes_rto, episodes_zero_window, episodes_idle;
+    bool slowstart_ended;
+    int64_t slowstart_end_ns;
+    enum tn_cc_flavor flavor;
+    double flavor_confidence;          /* 0..1 */
+    double cwnd_err_reno, cwnd_err_cubic;   /* median relative error of each model's fit */
+    double limiter_share[TN_LIM_COUNT];     /* share of the data-sending time per limiter */
+    enum tn_limiter limiter;                /* the dominant one */
+    double max_inflight;                    /* bytes */
+};
+
+/* Per-block DFCP record (issue 5). */
+enum tn_dfcp_outcome { TN_DFCP_UNACKED = 0, TN_DFCP_DECODED, TN_DFCP_FAILED };
+
+struct tn_dfcp_block {
+    uint32_t block;
+    uint16_t n;                /* symbols per block announced */
+    uint16_t symbols_seen;     /* distinct symbol indices seen */
+    uint32_t bytes;            /* DATA payload bytes seen */
+    int64_t first_ns, last_ns, back_ns;   /* back_ns 0 when no BACK seen */
+    uint8_t outcome;           /* enum tn_dfcp_outcome */
+    uint8_t *seen;             /* bitmap of symbol indices seen, (n + 7) / 8 bytes; owned */
+};
+
 struct tn_conn {
     unsigned idx;              /* 1-based, in order of first packet */
     enum tn_pkt_kind proto;    /* TN_PK_TCP or TN_PK_DFCP */
@@ -86,6 +248,21 @@ struct tn_conn {
     bool reset;
     bool closed;               /* FIN both ways (TCP) / FIN + FINACK (DFCP) */
     bool dfcp_over_udp;
+
+    /* inference (TCP) */
+    enum tn_vantage vantage;
+    double hs_rtt_ms;          /* SYN -> SYN-ACK -> ACK as seen here; < 0 when not seen */
+    double hs_half_ms[2];      /* [a side] monitor<->a and [b side] monitor<->b round trips */
+    struct tn_tcp_infer inf[2];/* per sending direction */
+
+    /* recorded history (only when the analysis config asks for it) */
+    struct tn_event *events;
+    size_t nevents, cap_events;
+    struct tn_series series[2][TN_SER_COUNT];
+    struct tn_pktrec *pkts;
+    size_t npkts, cap_pkts;
+    struct tn_dfcp_block *blocks;   /* DFCP: in order of first symbol */
+    size_t nblocks, cap_blocks;
 };
 
 /* Per-trace totals. */
@@ -103,7 +280,10 @@ struct tn_trace_stats {
 };
 
 struct tn_analysis_cfg {
-    int reserved;              /* nothing yet: later issues add inference options */
+    bool record_events;        /* keep the event list of each connection */
+    bool record_series;        /* keep the time series */
+    bool record_packets;       /* keep one tn_pktrec per packet (figures, packets.csv) */
+    int64_t interval_ns;       /* throughput/goodput interval, default 100 ms */
 };
 
 struct tn_analyzer;

@@ -6,6 +6,7 @@
 
 struct tn_analyzer {
     struct tn_analysis_cfg cfg;
+    struct tn_analyzer_ctx ctx;
     struct tn_flowtab *flows;
     struct tn_conn_priv **conns;
     size_t nconns, cap;
@@ -17,6 +18,9 @@ struct tn_analyzer *tn_analyzer_new(const struct tn_analysis_cfg *cfg)
     struct tn_analyzer *a = tn_xcalloc(1, sizeof *a);
     if (cfg)
         a->cfg = *cfg;
+    if (a->cfg.interval_ns <= 0)
+        a->cfg.interval_ns = 100000000;
+    a->ctx.cfg = &a->cfg;
     a->flows = tn_flowtab_new();
     return a;
 }
@@ -25,8 +29,11 @@ void tn_analyzer_free(struct tn_analyzer *a)
 {
     if (!a)
         return;
-    for (size_t i = 0; i < a->nconns; i++)
+    for (size_t i = 0; i < a->nconns; i++) {
+        tn_tcp_conn_free(a->conns[i]);
+        tn_conn_free_records(&a->conns[i]->pub);
         free(a->conns[i]);
+    }
     free(a->conns);
     tn_flowtab_free(a->flows);
     free(a);
@@ -88,6 +95,8 @@ static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt 
     c->first = p->ts;
     c->last = p->ts;
     c->dfcp_over_udp = p->kind == TN_PK_DFCP && p->dfcp.over_udp;
+    c->hs_rtt_ms = -1;
+    c->hs_half_ms[0] = c->hs_half_ms[1] = -1;
     for (int d = 0; d < 2; d++) {
         c->d[d].seg_min = UINT32_MAX;
         c->d[d].win_min = UINT32_MAX;
@@ -136,14 +145,19 @@ void tn_analyzer_add(struct tn_analyzer *a, const struct tn_pkt *p, int status, 
     if (p->anoms.bits)
         c->anomalies++;
     if (p->kind == TN_PK_TCP)
-        tn_tcp_conn_pkt(cp, d, p);
+        tn_tcp_conn_pkt(&a->ctx, cp, d, p);
     else
-        tn_dfcp_conn_pkt(cp, d, p);
+        tn_dfcp_conn_pkt(&a->ctx, cp, d, p);
 }
 
 void tn_analyzer_finish(struct tn_analyzer *a)
 {
-    (void)a;   /* per-connection summaries are kept up to date per packet */
+    for (size_t i = 0; i < a->nconns; i++) {
+        if (a->conns[i]->pub.proto == TN_PK_TCP)
+            tn_tcp_conn_finish(&a->ctx, a->conns[i]);
+        else
+            tn_dfcp_conn_finish(&a->ctx, a->conns[i]);
+    }
 }
 
 size_t tn_analyzer_conn_count(const struct tn_analyzer *a)

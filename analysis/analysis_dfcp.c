@@ -2,7 +2,8 @@
 #include "analysis_int.h"
 #include "seq.h"
 
-void tn_dfcp_conn_pkt(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p)
+void tn_dfcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                      const struct tn_pkt *p)
 {
     struct tn_conn *c = &cp->pub;
     struct tn_dir_stats *ds = &c->d[d];
@@ -52,4 +53,10 @@ void tn_dfcp_conn_pkt(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pk
         ds->dfcp_k = h->k;
         ds->dfcp_flags = h->flags;
     }
+}
+
+void tn_dfcp_conn_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp)
+{
+    (void)ctx;
+    (void)cp;
 }

@@ -11,18 +11,97 @@
 
 struct tn_gap {
     int64_t lo, hi;            /* [lo, hi) relative sequence numbers */
+    int64_t t_ns;              /* when the segment above it showed the gap */
+    uint32_t tsval;            /* that segment's TSval (when has_ts) */
+    bool has_ts;
+};
+
+/* How a data segment relates to what was seen before (analysis_tcp.c decides). */
+enum tn_seg_class {
+    TN_SEG_NEW,                /* above everything seen */
+    TN_SEG_FILL,               /* inside a gap never seen: reordering or loss upstream */
+    TN_SEG_REXMIT,             /* overlaps data already seen here */
+};
+
+struct tn_seginfo {
+    int64_t start, end;
+    enum tn_seg_class cls;
+    struct tn_gap gap;         /* FILL: the gap it fell into (as it was) */
+    bool made_gap;             /* NEW: it left a gap below it */
+    uint8_t cause;             /* set by the inference: 0, or 1 + enum tn_event_kind (rexmit_*) */
+};
+
+/* Segments sent and not yet acknowledged, for data->ACK RTT samples (Karn's rule). */
+#define TN_SEG_RING 1024
+
+struct tn_seg {
+    int64_t start;
+    int64_t end;               /* relative sequence just past the segment */
+    int64_t t_ns;              /* when it was (last) sent */
+    bool rexmit;               /* sent more than once: no RTT sample from it */
+};
+
+/* TSval values sent, for TSval/TSecr echo RTT samples. */
+#define TN_TS_RING 256
+
+struct tn_tsent {
+    uint32_t val;
+    int64_t t_ns;
+};
+
+/* SACKed ranges above the cumulative ACK (the scoreboard, RFC 6675). */
+#define TN_MAX_SACKED 16
+
+enum tn_episode { TN_EP_NONE = 0, TN_EP_RECOVERY, TN_EP_RTO };
+
+/* Sender-side state of one direction for the inference (the direction's data, the other
+ * direction's ACKs). */
+struct tn_sender {
+    struct tn_seg segs[TN_SEG_RING];
+    unsigned seg_head, seg_n;
+    struct tn_tsent ts[TN_TS_RING];
+    unsigned ts_head, ts_n;
+    struct tn_gap sacked[TN_MAX_SACKED];
+    unsigned nsacked;
+    int64_t una;               /* cumulative ACK received (relative) */
+    bool una_set;
+    int64_t last_send_ns;      /* last data segment sent */
+    int64_t last_ack_ns;       /* last ACK from the receiver */
+    int64_t last_progress_ns;  /* last ACK that advanced una */
+    uint32_t dupacks;          /* consecutive duplicate ACKs */
+    enum tn_episode episode;
+    int64_t recovery_point;    /* highest sequence sent when the episode began */
+    int64_t episode_start_ns;
+    int64_t rexmit_out;        /* retransmitted bytes not yet acknowledged */
+    double srtt_ms, rttvar_ms; /* RFC 6298 estimator over the samples */
+    bool rtt_init;
+    double min_rtt_ms;
+    bool zero_window;          /* receiver advertised zero */
+    uint32_t rwnd;             /* last window advertised to this sender (scaled) */
+    bool rwnd_seen;
+    uint32_t mss;              /* the receiver's MSS (1448 when not seen) */
+    int64_t flight_max;        /* highest pipe since the last ACK */
+    int64_t last_rexmit_end;   /* the latest retransmission, for ACK-timing spurious checks */
+    int64_t last_rexmit_ns;
+    int64_t last_interval_end; /* throughput/goodput series */
+    uint64_t interval_bytes, interval_good;
+    /* cwnd models */
+    struct tn_cc_model *models;
 };
 
 struct tn_dir_priv {
     struct tn_gap gaps[TN_MAX_GAPS];
     unsigned ngaps;
     bool dfcp_block_set;
+    struct tn_sender *snd;     /* allocated at the connection's first data (TCP) */
 };
 
 struct tn_conn_priv {
     struct tn_conn pub;        /* first member: a tn_conn * is a tn_conn_priv * */
     struct tn_dir_priv dp[2];
     uint64_t hash;
+    int64_t hs_syn_ns, hs_synack_ns;   /* latest SYN (a->b) and SYN-ACK (b->a) seen */
+    int64_t sack2_lo;                  /* second SACK block's left edge (D-SACK test) */
 };
 
 /* Flow table: 5-tuple -> connection (both directions map to one). */
@@ -44,9 +123,70 @@ long tn_flowtab_lookup(const struct tn_flowtab *t, const struct tn_flowkey *k, u
 /* Point the key at connection idx (replacing an older connection on port reuse). */
 void tn_flowtab_set(struct tn_flowtab *t, const struct tn_flowkey *k, uint64_t hash, long idx);
 
+/* What every handler may read: the configuration. */
+struct tn_analyzer_ctx {
+    const struct tn_analysis_cfg *cfg;
+};
+
 /* Per-protocol packet handlers: p belongs to c, in direction d. */
-void tn_tcp_conn_pkt(struct tn_conn_priv *c, enum tn_dir d, const struct tn_pkt *p);
-void tn_dfcp_conn_pkt(struct tn_conn_priv *c, enum tn_dir d, const struct tn_pkt *p);
+void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *c, enum tn_dir d,
+                     const struct tn_pkt *p);
+void tn_dfcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *c, enum tn_dir d,
+                      const struct tn_pkt *p);
+/* End of input: close open episodes, finish models and summaries. */
+void tn_tcp_conn_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *c);
+void tn_dfcp_conn_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *c);
+void tn_tcp_conn_free(struct tn_conn_priv *c);
+
+/* Inference (analysis_tcp_infer.c), called by analysis_tcp.c after the counters. */
+void tn_infer_handshake(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p);
+void tn_infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                   const struct tn_pkt *p, struct tn_seginfo *si);
+void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                  const struct tn_pkt *p, int64_t ack_rel);
+void tn_infer_window(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                     const struct tn_pkt *p, uint32_t win);
+void tn_infer_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp);
+/* Relative, 64-bit unwrapped position of seq in direction ds. */
+int64_t tn_rel_seq(const struct tn_dir_stats *ds, uint32_t seq);
+
+/* Congestion-window models replayed per sender (analysis_tcp_cwnd.c): Reno/NewReno and CUBIC
+ * side by side; the one that explains the observed flight sizes best is reported. */
+struct tn_cc_model *tn_cc_new(uint32_t mss);
+void tn_cc_free(struct tn_cc_model *m);
+/* What one ACK tells the models (bytes unless named otherwise). */
+struct tn_cc_ack {
+    int64_t t_ns;
+    int64_t acked;             /* newly cumulatively acknowledged */
+    int64_t sacked;            /* newly SACKed */
+    int64_t snd_nxt;           /* highest sequence sent (relative) */
+    double rtt_ms;             /* an RTT sample from this ACK, or < 0 */
+    double flight_max;         /* highest pipe since the previous ACK: what the window allowed */
+    double flight_now;         /* pipe after this ACK */
+    bool in_episode;           /* fast recovery or timeout recovery under way */
+    bool rwnd_limited;         /* the receiver's window bounded the flight */
+};
+
+void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a);
+void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double flight);
+void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout);
+void tn_cc_on_idle(struct tn_cc_model *m, int64_t t_ns, double idle_ms);
+/* Keep this ACK's estimates (both flavors) for the series. */
+void tn_cc_record(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
+                  struct tn_cc_model *m, int64_t t_ns);
+/* Choose the flavor, fill inf, and move the chosen flavor's series into the connection. */
+void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
+                  struct tn_cc_model *m, struct tn_tcp_infer *inf);
+
+/* Recording (analysis_record.c); each does nothing unless the config asks for it. */
+int64_t tn_time_ns(struct tn_time t);
+void tn_rec_series(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
+                   enum tn_series_kind k, int64_t t_ns, double v);
+void tn_rec_event(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
+                  enum tn_event_kind k, const struct tn_pkt *p, uint64_t seq, uint32_t len,
+                  const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+struct tn_pktrec *tn_rec_packet(struct tn_analyzer_ctx *ctx, struct tn_conn *c);
+void tn_conn_free_records(struct tn_conn *c);
 /* Does this packet start a new connection on a key whose connection c has ended? */
 bool tn_tcp_conn_is_reuse(const struct tn_conn_priv *c, enum tn_dir d, const struct tn_pkt *p);
 

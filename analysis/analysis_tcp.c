@@ -6,28 +6,34 @@
 #include "seq.h"
 
 /* Relative, 64-bit unwrapped position of seq in a direction whose highest end is hi_rel. */
-static int64_t rel_of(const struct tn_dir_stats *ds, uint32_t seq)
+int64_t tn_rel_seq(const struct tn_dir_stats *ds, uint32_t seq)
 {
     uint32_t ref = ds->isn + (uint32_t)ds->hi_rel;
     return ds->hi_rel + (int32_t)(seq - ref);
 }
 
-static void gap_add(struct tn_dir_priv *dp, int64_t lo, int64_t hi)
+static void gap_push(struct tn_dir_priv *dp, struct tn_gap g)
 {
     if (dp->ngaps == TN_MAX_GAPS) {   /* forget the lowest (oldest) gap */
         memmove(&dp->gaps[0], &dp->gaps[1], (TN_MAX_GAPS - 1) * sizeof dp->gaps[0]);
         dp->ngaps--;
     }
-    dp->gaps[dp->ngaps++] = (struct tn_gap){lo, hi};
+    dp->gaps[dp->ngaps++] = g;
 }
 
-/* Is [lo, hi) entirely inside one gap? */
-static bool in_gap(const struct tn_dir_priv *dp, int64_t lo, int64_t hi)
+/* A gap [lo, hi) shown by packet p (the segment just above it). */
+static void gap_add(struct tn_dir_priv *dp, int64_t lo, int64_t hi, const struct tn_pkt *p)
+{
+    gap_push(dp, (struct tn_gap){lo, hi, tn_time_ns(p->ts), p->tcp.opt.ts_val, p->tcp.opt.has_ts});
+}
+
+/* The gap holding all of [lo, hi), or NULL. */
+static const struct tn_gap *in_gap(const struct tn_dir_priv *dp, int64_t lo, int64_t hi)
 {
     for (unsigned i = 0; i < dp->ngaps; i++)
         if (dp->gaps[i].lo <= lo && hi <= dp->gaps[i].hi)
-            return true;
-    return false;
+            return &dp->gaps[i];
+    return NULL;
 }
 
 /* Remove [lo, hi) from the gaps (data now seen), splitting a gap when needed. */
@@ -42,7 +48,8 @@ static void gap_fill(struct tn_dir_priv *dp, int64_t lo, int64_t hi)
         bool keep_left = g.lo < lo, keep_right = hi < g.hi;
         if (keep_left && keep_right) {
             dp->gaps[i].hi = lo;
-            gap_add(dp, hi, g.hi);
+            g.lo = hi;
+            gap_push(dp, g);
             return;
         }
         if (keep_left) {
@@ -90,7 +97,9 @@ static void on_syn(struct tn_conn *c, struct tn_dir_stats *ds, const struct tn_p
     ds->ts_seen = o->has_ts;
 }
 
-static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p)
+/* Counters of one data segment; fills si with how it relates to the data seen before. */
+static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p,
+                    struct tn_seginfo *si)
 {
     struct tn_dir_stats *ds = &cp->pub.d[d];
     const struct tn_dir_stats *rs = &cp->pub.d[!d];
@@ -108,25 +117,37 @@ static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt 
     if (rs->mss_seen && len > rs->mss)
         ds->super_segs++;
 
-    int64_t start = rel_of(ds, p->tcp.seq) + ((p->tcp.flags & TN_TCP_SYN) ? 1 : 0);
+    int64_t start = tn_rel_seq(ds, p->tcp.seq) + ((p->tcp.flags & TN_TCP_SYN) ? 1 : 0);
     int64_t end = start + len;
+    memset(si, 0, sizeof *si);
+    si->start = start;
+    si->end = end;
+    si->cls = TN_SEG_NEW;
     if (!ds->data_seen) {
         ds->data_seen = true;
-        if (start > ds->hi_rel && ds->syn_seen)
-            gap_add(dp, ds->hi_rel, start);   /* data after the SYN was missed */
+        if (start > ds->hi_rel && ds->syn_seen) {   /* data right after the SYN was missed */
+            gap_add(dp, ds->hi_rel, start, p);
+            si->made_gap = true;
+        }
         ds->lo_rel = ds->syn_seen ? ds->lo_rel : start;
         ds->hi_rel = end;
     } else if (start >= ds->hi_rel) {
-        if (start > ds->hi_rel)
-            gap_add(dp, ds->hi_rel, start);
+        if (start > ds->hi_rel) {
+            gap_add(dp, ds->hi_rel, start, p);
+            si->made_gap = true;
+        }
         ds->hi_rel = end;
     } else {
         int64_t seen_end = end < ds->hi_rel ? end : ds->hi_rel;
-        if (start >= ds->lo_rel && in_gap(dp, start, seen_end)) {
+        const struct tn_gap *g = start >= ds->lo_rel ? in_gap(dp, start, seen_end) : NULL;
+        if (g) {
             ds->ooo_pkts++;
+            si->cls = TN_SEG_FILL;
+            si->gap = *g;
         } else {
             ds->rexmit_pkts++;
             ds->rexmit_bytes += len;
+            si->cls = TN_SEG_REXMIT;
         }
         gap_fill(dp, start, seen_end);
         if (end > ds->hi_rel)
@@ -138,7 +159,7 @@ static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt 
 }
 
 /* Advertised window, scaled when both SYNs carried the option (never in a SYN itself). */
-static void on_window(struct tn_dir_stats *ds, const struct tn_dir_stats *rs, const struct tn_pkt *p)
+static uint32_t on_window(struct tn_dir_stats *ds, const struct tn_dir_stats *rs, const struct tn_pkt *p)
 {
     bool scaled = ds->ws_seen && rs->ws_seen && !(p->tcp.flags & TN_TCP_SYN);
     uint32_t win = scaled ? (uint32_t)p->tcp.win << ds->ws : p->tcp.win;
@@ -148,16 +169,23 @@ static void on_window(struct tn_dir_stats *ds, const struct tn_dir_stats *rs, co
         ds->win_max = win;
     ds->win_sum += win;
     ds->win_n++;
+    return win;
 }
 
-static void on_ack(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, bool pure)
+/* Counters of an ACK; returns the ACK's position in the peer's sequence space. */
+static int64_t on_ack(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, bool pure)
 {
     struct tn_dir_stats *ds = &cp->pub.d[d];
     struct tn_dir_stats *rs = &cp->pub.d[!d];
     uint32_t ack = p->tcp.ack;
     uint16_t raw = p->tcp.win;
 
-    bool outstanding = rs->data_seen && rs->isn_set && rel_of(rs, ack) < rs->hi_rel;
+    if (!rs->isn_set) {   /* the peer has sent nothing yet: ACK numbers it chose itself */
+        rs->isn = ack - 1;
+        rs->isn_set = true;
+        rs->hi_rel = rs->lo_rel = 1;
+    }
+    bool outstanding = rs->data_seen && tn_rel_seq(rs, ack) < rs->hi_rel;
     if (pure && ds->ack_set && ack == ds->last_ack_raw && raw == ds->last_win_raw && outstanding) {
         ds->dupacks++;
         ds->dup_run++;
@@ -169,11 +197,41 @@ static void on_ack(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *
         ds->last_win_raw = raw;
     }
     ds->ack_set = true;
-    if (rs->isn_set)
-        gap_prune_below(&cp->dp[!d], rel_of(rs, ack));
+    int64_t ack_rel = tn_rel_seq(rs, ack);
+    gap_prune_below(&cp->dp[!d], ack_rel);
+    return ack_rel;
 }
 
-void tn_tcp_conn_pkt(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p)
+/* Packet record for figures and packets.csv. */
+static void record_packet(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                          const struct tn_pkt *p, const struct tn_seginfo *si, uint32_t win)
+{
+    struct tn_pktrec *r = tn_rec_packet(ctx, &cp->pub);
+    if (!r)
+        return;
+    const struct tn_dir_stats *ds = &cp->pub.d[d], *rs = &cp->pub.d[!d];
+    r->t_ns = tn_time_ns(p->ts);
+    r->num = p->num;
+    r->dir = (uint8_t)d;
+    r->flags = p->tcp.flags;
+    r->seq = (uint64_t)(si ? si->start : tn_rel_seq(ds, p->tcp.seq));
+    r->ack = (p->tcp.flags & TN_TCP_ACK) && rs->isn_set ? (uint64_t)tn_rel_seq(rs, p->tcp.ack) : 0;
+    r->len = p->payload_len;
+    r->win = win;
+    r->has_ts = p->tcp.opt.has_ts;
+    r->ts_val = p->tcp.opt.ts_val;
+    r->ts_ecr = p->tcp.opt.ts_ecr;
+    r->ip_id = p->ip_id;
+    r->rexmit = si ? si->cause : 0;
+    r->nsack = rs->isn_set ? p->tcp.opt.nsack : 0;
+    for (unsigned i = 0; i < r->nsack; i++) {
+        r->sack[i].left = (uint64_t)tn_rel_seq(rs, p->tcp.opt.sack[i].left);
+        r->sack[i].right = (uint64_t)tn_rel_seq(rs, p->tcp.opt.sack[i].right);
+    }
+}
+
+void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                     const struct tn_pkt *p)
 {
     struct tn_conn *c = &cp->pub;
     struct tn_dir_stats *ds = &c->d[d];
@@ -194,8 +252,9 @@ void tn_tcp_conn_pkt(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt
     }
     if (c->d[0].fin && c->d[1].fin)
         c->closed = true;
+    uint32_t win = 0;
     if (!(fl & TN_TCP_RST)) {   /* a RST's window means nothing */
-        on_window(ds, &c->d[!d], p);
+        win = on_window(ds, &c->d[!d], p);
         if (p->tcp.win == 0)
             ds->zero_wnd++;
     }
@@ -203,10 +262,25 @@ void tn_tcp_conn_pkt(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt
     bool pure = p->payload_len == 0 && !(fl & (TN_TCP_SYN | TN_TCP_FIN | TN_TCP_RST));
     if (pure && (fl & TN_TCP_ACK))
         ds->pure_acks++;
-    if (p->payload_len > 0)
-        on_data(cp, d, p);
-    if (fl & TN_TCP_ACK)
-        on_ack(cp, d, p, pure);
+    tn_infer_handshake(cp, d, p);
+    struct tn_seginfo si;
+    bool data = p->payload_len > 0;
+    if (data) {
+        on_data(cp, d, p, &si);
+        tn_infer_data(ctx, cp, d, p, &si);
+    }
+    if (fl & TN_TCP_ACK) {
+        int64_t ack_rel = on_ack(cp, d, p, pure);
+        tn_infer_ack(ctx, cp, d, p, ack_rel);
+    }
+    if (!(fl & TN_TCP_RST))
+        tn_infer_window(ctx, cp, d, p, win);
+    record_packet(ctx, cp, d, p, data ? &si : NULL, win);
+}
+
+void tn_tcp_conn_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp)
+{
+    tn_infer_finish(ctx, cp);
 }
 
 bool tn_tcp_conn_is_reuse(const struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p)

@@ -1,0 +1,140 @@
+/* analysis_record.c - the recorded model: events, series, packet records, names and statistics. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_int.h"
+
+const char *tn_event_kind_name(enum tn_event_kind k)
+{
+    static const char *const names[] = {
+#define X(e, s) s,
+        TN_EVENT_KINDS(X)
+#undef X
+    };
+    return (unsigned)k < TN_EV_COUNT ? names[k] : "?";
+}
+
+const char *tn_series_kind_name(enum tn_series_kind k)
+{
+    static const char *const names[] = {
+#define X(e, s) s,
+        TN_SERIES_KINDS(X)
+#undef X
+    };
+    return (unsigned)k < TN_SER_COUNT ? names[k] : "?";
+}
+
+const char *tn_vantage_name(enum tn_vantage v)
+{
+    switch (v) {
+    case TN_VP_NEAR_A: return "near a";
+    case TN_VP_NEAR_B: return "near b";
+    case TN_VP_MIDDLE: return "middle";
+    default: return "unknown";
+    }
+}
+
+const char *tn_cc_flavor_name(enum tn_cc_flavor f)
+{
+    switch (f) {
+    case TN_CC_RENO: return "reno";
+    case TN_CC_CUBIC: return "cubic";
+    default: return "unknown";
+    }
+}
+
+const char *tn_limiter_name(enum tn_limiter l)
+{
+    switch (l) {
+    case TN_LIM_CWND: return "congestion window";
+    case TN_LIM_RWND: return "receiver window";
+    case TN_LIM_APP: return "application";
+    case TN_LIM_BOTTLENECK: return "bottleneck link";
+    default: return "unknown";
+    }
+}
+
+void tn_stat_add(struct tn_stat *s, double v)
+{
+    if (s->n == 0 || v < s->min)
+        s->min = v;
+    if (s->n == 0 || v > s->max)
+        s->max = v;
+    s->n++;
+    s->sum += v;
+    s->sumsq += v * v;
+}
+
+double tn_stat_avg(const struct tn_stat *s)
+{
+    return s->n ? s->sum / (double)s->n : 0;
+}
+
+double tn_stat_stdev(const struct tn_stat *s)
+{
+    if (s->n < 2)
+        return 0;
+    double m = tn_stat_avg(s);
+    double var = (s->sumsq - (double)s->n * m * m) / (double)(s->n - 1);
+    return var > 0 ? sqrt(var) : 0;
+}
+
+int64_t tn_time_ns(struct tn_time t)
+{
+    return t.sec * 1000000000 + (int64_t)t.nsec;
+}
+
+void tn_rec_series(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
+                   enum tn_series_kind k, int64_t t_ns, double v)
+{
+    if (!ctx->cfg->record_series)
+        return;
+    struct tn_series *s = &c->series[d][k];
+    tn_grow((void **)&s->pts, &s->cap, s->n + 1, sizeof *s->pts);
+    s->pts[s->n++] = (struct tn_point){t_ns, v};
+}
+
+void tn_rec_event(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
+                  enum tn_event_kind k, const struct tn_pkt *p, uint64_t seq, uint32_t len,
+                  const char *fmt, ...)
+{
+    if (!ctx->cfg->record_events)
+        return;
+    tn_grow((void **)&c->events, &c->cap_events, c->nevents + 1, sizeof *c->events);
+    struct tn_event *e = &c->events[c->nevents++];
+    e->t_ns = tn_time_ns(p->ts);
+    e->pkt = p->num;
+    e->seq = seq;
+    e->len = len;
+    e->kind = (uint8_t)k;
+    e->dir = (uint8_t)d;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->detail, sizeof e->detail, fmt, ap);
+    va_end(ap);
+}
+
+struct tn_pktrec *tn_rec_packet(struct tn_analyzer_ctx *ctx, struct tn_conn *c)
+{
+    if (!ctx->cfg->record_packets)
+        return NULL;
+    tn_grow((void **)&c->pkts, &c->cap_pkts, c->npkts + 1, sizeof *c->pkts);
+    struct tn_pktrec *r = &c->pkts[c->npkts++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+void tn_conn_free_records(struct tn_conn *c)
+{
+    free(c->events);
+    free(c->pkts);
+    for (int d = 0; d < 2; d++)
+        for (int k = 0; k < TN_SER_COUNT; k++)
+            free(c->series[d][k].pts);
+    for (size_t i = 0; i < c->nblocks; i++)
+        free(c->blocks[i].seen);
+    free(c->blocks);
+}

@@ -1,0 +1,359 @@
+/* analysis_tcp_cwnd.c - congestion-window estimates: the sender's state machine replayed from
+ * the ACKs seen, for Reno/NewReno (RFC 5681, RFC 6582) and CUBIC (RFC 9438, as Linux implements
+ * it: beta 717/1024, C 0.4, fast convergence, TCP-friendly region, HyStart), with proportional
+ * rate reduction during recovery (RFC 6937).  Windows are kept in segments, like Linux. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_int.h"
+
+#define IW 10.0                     /* initial window, segments (RFC 6928, Linux default) */
+#define CUBIC_BETA (717.0 / 1024.0)
+#define CUBIC_C 0.4
+#define HYSTART_LOW_WINDOW 16.0
+#define HYSTART_MIN_SAMPLES 8
+#define NFLAVOR 2
+
+struct flavor_state {
+    double cwnd, ssthresh, cwnd_cnt;
+    bool in_recovery;
+    double prior_cwnd, recover_fs, prr_delivered;
+    /* CUBIC */
+    double last_max, origin, K, tcp_cwnd, ack_cnt;
+    int64_t epoch_start;
+    /* fit against the observed flight */
+    double *err;
+    size_t nerr, cap_err;
+    struct tn_series cw, ss;
+};
+
+struct tn_cc_model {
+    double mss;
+    double min_rtt_ms;
+    /* HyStart (CUBIC) */
+    bool hs_round_open;
+    int64_t hs_end_seq, hs_round_start, hs_last_ack;
+    double hs_curr_rtt;
+    int hs_samples;
+    bool hs_found;
+    struct flavor_state f[NFLAVOR];   /* [0] Reno, [1] CUBIC */
+};
+
+enum { F_RENO = 0, F_CUBIC = 1 };
+
+struct tn_cc_model *tn_cc_new(uint32_t mss)
+{
+    struct tn_cc_model *m = tn_xcalloc(1, sizeof *m);
+    m->mss = mss ? mss : 1448;
+    m->min_rtt_ms = -1;
+    for (int i = 0; i < NFLAVOR; i++) {
+        m->f[i].cwnd = IW;
+        m->f[i].ssthresh = INFINITY;
+    }
+    return m;
+}
+
+void tn_cc_free(struct tn_cc_model *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < NFLAVOR; i++) {
+        free(m->f[i].err);
+        free(m->f[i].cw.pts);
+        free(m->f[i].ss.pts);
+    }
+    free(m);
+}
+
+/* Slow start (RFC 5681 §3.1, Linux tcp_slow_start): returns the segments left for CA. */
+static double slow_start(struct flavor_state *f, double segs)
+{
+    double room = f->ssthresh - f->cwnd;
+    double used = segs < room ? segs : room;
+    f->cwnd += used;
+    return segs - used;
+}
+
+/* Linux tcp_cong_avoid_ai: one segment per w segments acknowledged. */
+static void cong_avoid_ai(struct flavor_state *f, double w, double segs)
+{
+    if (w < 1)
+        w = 1;
+    f->cwnd_cnt += segs;
+    if (f->cwnd_cnt >= w) {
+        double delta = floor(f->cwnd_cnt / w);
+        f->cwnd_cnt -= delta * w;
+        f->cwnd += delta;
+    }
+}
+
+static void reno_ack(struct flavor_state *f, double segs)
+{
+    if (f->cwnd < f->ssthresh) {
+        segs = slow_start(f, segs);
+        if (segs <= 0)
+            return;
+    }
+    cong_avoid_ai(f, f->cwnd, segs);
+}
+
+/* Linux bictcp_update: the cubic target and the TCP-friendly estimate give the count of
+ * segments to acknowledge per one-segment increase. */
+static double cubic_cnt(struct tn_cc_model *m, struct flavor_state *f, int64_t t_ns, double segs)
+{
+    if (!f->epoch_start) {
+        f->epoch_start = t_ns;
+        f->ack_cnt = segs;
+        f->tcp_cwnd = f->cwnd;
+        if (f->last_max <= f->cwnd) {
+            f->K = 0;
+            f->origin = f->cwnd;
+        } else {
+            f->K = cbrt((f->last_max - f->cwnd) / CUBIC_C);
+            f->origin = f->last_max;
+        }
+    } else {
+        f->ack_cnt += segs;
+    }
+    double min_rtt_s = m->min_rtt_ms > 0 ? m->min_rtt_ms / 1000.0 : 0;
+    double t = (double)(t_ns - f->epoch_start) / 1e9 + min_rtt_s;
+    double target = f->origin + CUBIC_C * pow(t - f->K, 3);
+    double cnt = target > f->cwnd ? f->cwnd / (target - f->cwnd) : 100 * f->cwnd;
+    if (f->last_max == 0 && cnt > 20)
+        cnt = 20;   /* Linux: grow at least 5% per RTT before the first loss */
+    /* TCP-friendly region (RFC 9438 §4.3) */
+    double delta = f->cwnd * 3 * (1 - CUBIC_BETA) / (1 + CUBIC_BETA);
+    if (delta > 0) {
+        while (f->ack_cnt > delta) {
+            f->ack_cnt -= delta;
+            f->tcp_cwnd += 1;
+        }
+    }
+    if (f->tcp_cwnd > f->cwnd) {
+        double c2 = f->cwnd / (f->tcp_cwnd - f->cwnd);
+        if (c2 < cnt)
+            cnt = c2;
+    }
+    return cnt < 2 ? 2 : cnt;   /* Linux keeps cnt >= 2: at most 1.5x per RTT */
+}
+
+static void cubic_ack(struct tn_cc_model *m, struct flavor_state *f, int64_t t_ns, double segs)
+{
+    if (f->cwnd < f->ssthresh) {
+        segs = slow_start(f, segs);
+        if (segs <= 0)
+            return;
+    }
+    cong_avoid_ai(f, cubic_cnt(m, f, t_ns, segs), segs);
+}
+
+/* HyStart (Linux hystart_update): rounds of one window; leave slow start at an ACK train as long
+ * as half the minimum RTT, or when the round's RTT rises by clamp(min_rtt/8, 4, 16) ms. */
+static void hystart_round(struct tn_cc_model *m, const struct tn_cc_ack *a, int64_t una)
+{
+    if (!m->hs_end_seq || una >= m->hs_end_seq) {   /* a new round begins */
+        m->hs_end_seq = a->snd_nxt;
+        m->hs_round_start = m->hs_last_ack = a->t_ns;
+        m->hs_curr_rtt = INFINITY;
+        m->hs_samples = 0;
+    }
+}
+
+static void hystart_check(struct tn_cc_model *m, struct flavor_state *f, const struct tn_cc_ack *a)
+{
+    if (m->hs_found || f->cwnd >= f->ssthresh || f->cwnd < HYSTART_LOW_WINDOW || m->min_rtt_ms <= 0)
+        return;
+    double delay_min = m->min_rtt_ms;
+    /* ACK train: ACKs closer than 2 ms to each other since the round began */
+    if ((double)(a->t_ns - m->hs_last_ack) / 1e6 <= 2.0) {
+        m->hs_last_ack = a->t_ns;
+        if ((double)(a->t_ns - m->hs_round_start) / 1e6 > delay_min / 2)
+            m->hs_found = true;
+    }
+    if (a->rtt_ms > 0 && m->hs_samples < HYSTART_MIN_SAMPLES) {
+        if (a->rtt_ms < m->hs_curr_rtt)
+            m->hs_curr_rtt = a->rtt_ms;
+        m->hs_samples++;
+        if (m->hs_samples == HYSTART_MIN_SAMPLES) {
+            double thresh = delay_min / 8;
+            thresh = thresh < 4 ? 4 : thresh > 16 ? 16 : thresh;
+            if (m->hs_curr_rtt > delay_min + thresh)
+                m->hs_found = true;
+        }
+    }
+    if (m->hs_found)
+        f->ssthresh = f->cwnd;
+}
+
+/* Proportional rate reduction (RFC 6937): during recovery the window follows the pipe, sending
+ * ssthresh/recover_fs of what is delivered until the pipe falls to ssthresh. */
+static void prr_ack(struct flavor_state *f, double delivered, double pipe)
+{
+    f->prr_delivered += delivered;
+    double snd;
+    if (pipe > f->ssthresh)
+        snd = delivered * f->ssthresh / (f->recover_fs > 0 ? f->recover_fs : f->prior_cwnd);
+    else
+        snd = fmin(f->ssthresh - pipe, delivered + 1);
+    double w = pipe + (snd > 0 ? snd : 0);
+    f->cwnd = w < 1 ? 1 : w;
+}
+
+static void fit(struct flavor_state *f, double cwnd_segs, double flight_segs)
+{
+    tn_grow((void **)&f->err, &f->cap_err, f->nerr + 1, sizeof *f->err);
+    f->err[f->nerr++] = fabs(cwnd_segs - flight_segs) / flight_segs;
+}
+
+void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
+{
+    double segs = (double)(a->acked + a->sacked) / m->mss;
+    double flight = a->flight_max / m->mss, pipe = a->flight_now / m->mss;
+    if (a->rtt_ms > 0 && (m->min_rtt_ms < 0 || a->rtt_ms < m->min_rtt_ms))
+        m->min_rtt_ms = a->rtt_ms;
+    int64_t una = a->snd_nxt - (int64_t)a->flight_now;
+    hystart_round(m, a, una);
+    for (int i = 0; i < NFLAVOR; i++) {
+        struct flavor_state *f = &m->f[i];
+        if (f->in_recovery) {
+            prr_ack(f, segs, pipe);
+            continue;
+        }
+        /* Linux grows the window only when it limits the sender (tcp_is_cwnd_limited) */
+        bool cwnd_limited = !a->rwnd_limited &&
+                            (f->cwnd < f->ssthresh ? f->cwnd < 2 * flight : flight >= f->cwnd - 3);
+        if (cwnd_limited && flight >= 4)
+            fit(f, f->cwnd, flight);
+        if (flight > f->cwnd)
+            f->cwnd = flight;   /* the sender cannot have more in flight than its window */
+        if (segs <= 0 || !cwnd_limited)
+            continue;
+        if (i == F_CUBIC)
+            hystart_check(m, f, a);
+        if (i == F_RENO)
+            reno_ack(f, segs);
+        else
+            cubic_ack(m, f, a->t_ns, segs);
+    }
+}
+
+void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double flight)
+{
+    (void)t_ns;
+    double fl = flight / m->mss;
+    for (int i = 0; i < NFLAVOR; i++) {
+        struct flavor_state *f = &m->f[i];
+        if (fl > f->cwnd && !f->in_recovery)
+            f->cwnd = fl;
+        bool already = f->in_recovery;
+        if (!already) {   /* an RTO inside recovery keeps the ssthresh already set (Linux) */
+            if (i == F_RENO) {
+                f->ssthresh = fmax(f->cwnd / 2, 2);
+            } else {
+                f->last_max = f->cwnd < f->last_max ? f->cwnd * (1 + CUBIC_BETA) / 2 : f->cwnd;
+                f->ssthresh = fmax(f->cwnd * CUBIC_BETA, 2);
+                f->epoch_start = 0;
+            }
+            f->prior_cwnd = f->cwnd;
+            f->recover_fs = fl > 0 ? fl : f->cwnd;
+            f->prr_delivered = 0;
+        }
+        if (timeout) {
+            f->cwnd = 1;
+            f->cwnd_cnt = 0;
+            f->in_recovery = false;
+            f->epoch_start = 0;
+        } else {
+            f->in_recovery = true;
+        }
+    }
+    m->hs_found = true;   /* HyStart only acts in the initial slow start */
+}
+
+void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout)
+{
+    (void)t_ns;
+    for (int i = 0; i < NFLAVOR; i++) {
+        struct flavor_state *f = &m->f[i];
+        if (f->in_recovery && !timeout && isfinite(f->ssthresh))
+            f->cwnd = f->ssthresh;   /* Linux tcp_end_cwnd_reduction */
+        f->in_recovery = false;
+    }
+}
+
+/* Linux tcp_cwnd_restart: after an idle period the window halves per RTO, down to IW. */
+void tn_cc_on_idle(struct tn_cc_model *m, int64_t t_ns, double idle_ms)
+{
+    (void)t_ns;
+    double rto = m->min_rtt_ms > 0 ? fmax(200.0, 1.25 * m->min_rtt_ms) : 1000.0;
+    for (int i = 0; i < NFLAVOR; i++) {
+        struct flavor_state *f = &m->f[i];
+        double restart = fmin(IW, f->cwnd);
+        for (double d = idle_ms - rto; d > 0 && f->cwnd > restart; d -= rto)
+            f->cwnd /= 2;
+        if (f->cwnd < restart)
+            f->cwnd = restart;
+        f->epoch_start = 0;
+    }
+}
+
+static void push(struct tn_series *s, int64_t t, double v)
+{
+    tn_grow((void **)&s->pts, &s->cap, s->n + 1, sizeof *s->pts);
+    s->pts[s->n++] = (struct tn_point){t, v};
+}
+
+void tn_cc_record(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
+                  struct tn_cc_model *m, int64_t t_ns)
+{
+    (void)c;
+    (void)d;
+    if (!ctx->cfg->record_series)
+        return;
+    for (int i = 0; i < NFLAVOR; i++) {
+        push(&m->f[i].cw, t_ns, m->f[i].cwnd * m->mss);
+        if (isfinite(m->f[i].ssthresh))
+            push(&m->f[i].ss, t_ns, m->f[i].ssthresh * m->mss);
+    }
+}
+
+static int cmp_dbl(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+static double median_err(struct flavor_state *f)
+{
+    if (!f->nerr)
+        return -1;
+    qsort(f->err, f->nerr, sizeof *f->err, cmp_dbl);
+    return f->err[f->nerr / 2];
+}
+
+void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
+                  struct tn_cc_model *m, struct tn_tcp_infer *inf)
+{
+    (void)ctx;
+    double er = median_err(&m->f[F_RENO]), ec = median_err(&m->f[F_CUBIC]);
+    inf->cwnd_err_reno = er;
+    inf->cwnd_err_cubic = ec;
+    int best = F_CUBIC;   /* the default of Linux, macOS and Windows when nothing tells */
+    inf->flavor = TN_CC_UNKNOWN;
+    inf->flavor_confidence = 0;
+    if (er >= 0 && ec >= 0 && m->f[F_RENO].nerr >= 20) {
+        best = er < ec ? F_RENO : F_CUBIC;
+        double lo = fmin(er, ec), hi = fmax(er, ec);
+        inf->flavor = best == F_RENO ? TN_CC_RENO : TN_CC_CUBIC;
+        inf->flavor_confidence = hi > 0 ? (hi - lo) / hi : 0;
+    }
+    struct tn_series *dst = &c->series[d][TN_SER_CWND_EST];
+    free(dst->pts);
+    *dst = m->f[best].cw;
+    memset(&m->f[best].cw, 0, sizeof m->f[best].cw);
+    dst = &c->series[d][TN_SER_SSTHRESH_EST];
+    free(dst->pts);
+    *dst = m->f[best].ss;
+    memset(&m->f[best].ss, 0, sizeof m->f[best].ss);
+}

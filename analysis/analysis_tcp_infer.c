@@ -1,0 +1,627 @@
+/* analysis_tcp_infer.c - TCP inference: vantage point, RTT samples, retransmission causes,
+ * recovery/timeout/zero-window/idle episodes, bytes in flight (issue 4).
+ * RTT: Karn's rule (RFC 6298 §3), TSval/TSecr echo (RFC 7323 §4); pipe: RFC 6675 §4. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_int.h"
+#include "seq.h"
+
+#define NS_PER_MS 1000000.0
+
+static double ms_between(int64_t later, int64_t earlier)
+{
+    return (double)(later - earlier) / NS_PER_MS;
+}
+
+static struct tn_sender *sender_of(struct tn_conn_priv *cp, enum tn_dir d)
+{
+    struct tn_dir_priv *dp = &cp->dp[d];
+    if (!dp->snd) {
+        dp->snd = tn_xcalloc(1, sizeof *dp->snd);
+        const struct tn_dir_stats *rs = &cp->pub.d[!d];
+        const struct tn_dir_stats *ds = &cp->pub.d[d];
+        /* Linux counts cwnd in segments of mss_cache: the MSS minus the timestamp option */
+        uint32_t mss = rs->mss_seen && rs->mss ? rs->mss : 1460;
+        if (ds->ts_seen && rs->ts_seen && mss > 12)
+            mss -= 12;
+        dp->snd->mss = mss;
+        dp->snd->models = tn_cc_new(mss);
+        dp->snd->min_rtt_ms = -1;
+    }
+    return dp->snd;
+}
+
+void tn_tcp_conn_free(struct tn_conn_priv *cp)
+{
+    for (int d = 0; d < 2; d++) {
+        if (cp->dp[d].snd) {
+            tn_cc_free(cp->dp[d].snd->models);
+            free(cp->dp[d].snd);
+            cp->dp[d].snd = NULL;
+        }
+    }
+}
+
+/* Retransmission timeout the sender would use (RFC 6298 §2, Linux's 200 ms floor). */
+static double rto_est_ms(const struct tn_sender *s)
+{
+    if (!s->rtt_init)
+        return 1000.0;
+    double rto = s->srtt_ms + 4 * s->rttvar_ms;
+    return rto < 200.0 ? 200.0 : rto;
+}
+
+/* ---- vantage point from the handshake ---- */
+
+void tn_infer_handshake(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p)
+{
+    struct tn_conn *c = &cp->pub;
+    uint8_t fl = p->tcp.flags;
+    int64_t t = tn_time_ns(p->ts);
+    if ((fl & (TN_TCP_SYN | TN_TCP_ACK)) == TN_TCP_SYN && d == TN_A2B) {
+        cp->hs_syn_ns = t;
+        return;
+    }
+    if ((fl & (TN_TCP_SYN | TN_TCP_ACK)) == (TN_TCP_SYN | TN_TCP_ACK) && d == TN_B2A) {
+        cp->hs_synack_ns = t;
+        return;
+    }
+    if (d != TN_A2B || !(fl & TN_TCP_ACK) || (fl & TN_TCP_SYN) || c->hs_rtt_ms >= 0 ||
+        !cp->hs_syn_ns || !cp->hs_synack_ns)
+        return;
+    double half_b = ms_between(cp->hs_synack_ns, cp->hs_syn_ns);   /* monitor -> b -> monitor */
+    double half_a = ms_between(t, cp->hs_synack_ns);                /* monitor -> a -> monitor */
+    if (half_a < 0 || half_b < 0)
+        return;
+    c->hs_half_ms[TN_A2B] = half_a;
+    c->hs_half_ms[TN_B2A] = half_b;
+    c->hs_rtt_ms = half_a + half_b;
+    if (c->hs_rtt_ms < 0.1)
+        c->vantage = TN_VP_UNKNOWN;          /* too short a path to tell the sides apart */
+    else if (half_a <= 0.1 * c->hs_rtt_ms)
+        c->vantage = TN_VP_NEAR_A;
+    else if (half_b <= 0.1 * c->hs_rtt_ms)
+        c->vantage = TN_VP_NEAR_B;
+    else
+        c->vantage = TN_VP_MIDDLE;
+}
+
+/* ---- per-interval throughput and goodput ---- */
+
+static void interval_flush(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
+                           struct tn_sender *s, int64_t t)
+{
+    int64_t iv = ctx->cfg->interval_ns;
+    if (!s->last_interval_end)
+        s->last_interval_end = (t / iv + 1) * iv;
+    while (t >= s->last_interval_end) {
+        double secs = (double)iv / 1e9;
+        tn_rec_series(ctx, c, d, TN_SER_THROUGHPUT, s->last_interval_end,
+                      (double)s->interval_bytes * 8 / secs);
+        tn_rec_series(ctx, c, d, TN_SER_GOODPUT, s->last_interval_end,
+                      (double)s->interval_good * 8 / secs);
+        s->interval_bytes = s->interval_good = 0;
+        s->last_interval_end += iv;
+    }
+}
+
+/* ---- the segment ring (RTT) ---- */
+
+static void seg_push(struct tn_sender *s, int64_t start, int64_t end, int64_t t)
+{
+    if (s->seg_n == TN_SEG_RING) {   /* full: forget the oldest */
+        s->seg_head = (s->seg_head + 1) % TN_SEG_RING;
+        s->seg_n--;
+    }
+    unsigned i = (s->seg_head + s->seg_n) % TN_SEG_RING;
+    s->segs[i] = (struct tn_seg){start, end, t, false};
+    s->seg_n++;
+}
+
+static void seg_mark_rexmit(struct tn_sender *s, int64_t start, int64_t end)
+{
+    for (unsigned k = 0; k < s->seg_n; k++) {
+        struct tn_seg *g = &s->segs[(s->seg_head + k) % TN_SEG_RING];
+        if (g->end > start && g->start < end)
+            g->rexmit = true;
+    }
+}
+
+static void rtt_update(struct tn_sender *s, double r)
+{
+    if (!s->rtt_init) {
+        s->srtt_ms = r;
+        s->rttvar_ms = r / 2;
+        s->rtt_init = true;
+    } else {
+        s->rttvar_ms = 0.75 * s->rttvar_ms + 0.25 * fabs(s->srtt_ms - r);
+        s->srtt_ms = 0.875 * s->srtt_ms + 0.125 * r;
+    }
+    if (s->min_rtt_ms < 0 || r < s->min_rtt_ms)
+        s->min_rtt_ms = r;
+}
+
+/* Pop the segments the ACK covers; returns an RTT sample in ms, or -1 (none, or Karn). */
+static double seg_ack(struct tn_sender *s, int64_t ack, int64_t t)
+{
+    double sample = -1;
+    while (s->seg_n) {
+        struct tn_seg *g = &s->segs[s->seg_head];
+        if (g->end > ack)
+            break;
+        sample = g->rexmit ? -1 : ms_between(t, g->t_ns);
+        s->seg_head = (s->seg_head + 1) % TN_SEG_RING;
+        s->seg_n--;
+    }
+    return sample;
+}
+
+static void ts_push(struct tn_sender *s, uint32_t val, int64_t t)
+{
+    if (s->ts_n && s->ts[(s->ts_head + s->ts_n - 1) % TN_TS_RING].val == val)
+        return;   /* only the first segment carrying a TSval times it */
+    if (s->ts_n == TN_TS_RING) {
+        s->ts_head = (s->ts_head + 1) % TN_TS_RING;
+        s->ts_n--;
+    }
+    s->ts[(s->ts_head + s->ts_n) % TN_TS_RING] = (struct tn_tsent){val, t};
+    s->ts_n++;
+}
+
+static double ts_echo(struct tn_sender *s, uint32_t ecr, int64_t t)
+{
+    while (s->ts_n) {
+        struct tn_tsent *e = &s->ts[s->ts_head];
+        if (tn_seq_gt(e->val, ecr))
+            return -1;
+        s->ts_head = (s->ts_head + 1) % TN_TS_RING;
+        s->ts_n--;
+        if (e->val == ecr)
+            return ms_between(t, e->t_ns);
+    }
+    return -1;
+}
+
+/* ---- SACK scoreboard ---- */
+
+static int64_t sacked_bytes(const struct tn_sender *s, int64_t above)
+{
+    int64_t n = 0;
+    for (unsigned i = 0; i < s->nsacked; i++) {
+        int64_t lo = s->sacked[i].lo > above ? s->sacked[i].lo : above;
+        if (s->sacked[i].hi > lo)
+            n += s->sacked[i].hi - lo;
+    }
+    return n;
+}
+
+static int64_t sacked_highest(const struct tn_sender *s)
+{
+    int64_t h = 0;
+    for (unsigned i = 0; i < s->nsacked; i++)
+        if (s->sacked[i].hi > h)
+            h = s->sacked[i].hi;
+    return h;
+}
+
+/* Merge [lo, hi) into the scoreboard; returns the bytes newly SACKed. */
+static int64_t sack_add(struct tn_sender *s, int64_t lo, int64_t hi)
+{
+    int64_t before = sacked_bytes(s, s->una);
+    for (unsigned i = 0; i < s->nsacked;) {
+        struct tn_gap *g = &s->sacked[i];
+        if (g->hi < lo || g->lo > hi) {
+            i++;
+            continue;
+        }
+        if (g->lo < lo)
+            lo = g->lo;
+        if (g->hi > hi)
+            hi = g->hi;
+        s->sacked[i] = s->sacked[--s->nsacked];
+    }
+    if (s->nsacked == TN_MAX_SACKED) {   /* keep the highest ranges */
+        unsigned low = 0;
+        for (unsigned i = 1; i < s->nsacked; i++)
+            if (s->sacked[i].lo < s->sacked[low].lo)
+                low = i;
+        s->sacked[low] = s->sacked[--s->nsacked];
+    }
+    s->sacked[s->nsacked++] = (struct tn_gap){.lo = lo, .hi = hi};
+    return sacked_bytes(s, s->una) - before;
+}
+
+static void sack_prune(struct tn_sender *s)
+{
+    for (unsigned i = 0; i < s->nsacked;) {
+        if (s->sacked[i].hi <= s->una)
+            s->sacked[i] = s->sacked[--s->nsacked];
+        else
+            i++;
+    }
+}
+
+/* Bytes in flight as the sender sees them (RFC 6675 "pipe"): outstanding, minus SACKed, minus
+ * what the scoreboard says is lost (holes below the highest SACK while recovering), plus
+ * retransmissions not yet acknowledged. */
+static int64_t pipe_bytes(const struct tn_sender *s, int64_t hi)
+{
+    if (!s->una_set || hi <= s->una)
+        return 0;
+    int64_t out = hi - s->una;
+    int64_t sacked = sacked_bytes(s, s->una);
+    int64_t lost = 0;
+    if (s->episode != TN_EP_NONE && s->nsacked) {
+        int64_t top = sacked_highest(s);
+        lost = (top - s->una) - (sacked - sacked_bytes(s, top));
+        if (lost < 0)
+            lost = 0;
+    }
+    int64_t p = out - sacked - lost + s->rexmit_out;
+    return p < 0 ? 0 : p;
+}
+
+/* ---- episodes ---- */
+
+/* End sender d's episode; pd is the direction of the packet that ends it. */
+static void end_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                        enum tn_dir pd, const struct tn_pkt *p, const char *why)
+{
+    struct tn_sender *s = cp->dp[d].snd;
+    enum tn_event_kind k = s->episode == TN_EP_RTO ? TN_EV_RTO_END : TN_EV_RECOVERY_END;
+    tn_rec_event(ctx, &cp->pub, pd, k, p, (uint64_t)s->recovery_point, 0,
+                 "%s after %.1f ms; recovery point %lld", why,
+                 ms_between(tn_time_ns(p->ts), s->episode_start_ns), (long long)s->recovery_point);
+    if (s->episode == TN_EP_RECOVERY || s->episode == TN_EP_RTO)
+        tn_cc_on_recovery_end(s->models, tn_time_ns(p->ts), s->episode == TN_EP_RTO);
+    s->episode = TN_EP_NONE;
+    s->rexmit_out = 0;
+}
+
+static void start_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                          const struct tn_pkt *p, enum tn_episode ep, const char *why)
+{
+    struct tn_conn *c = &cp->pub;
+    struct tn_sender *s = cp->dp[d].snd;
+    struct tn_tcp_infer *inf = &c->inf[d];
+    int64_t t = tn_time_ns(p->ts);
+    if (s->episode == ep)
+        return;
+    if (s->episode != TN_EP_NONE)
+        end_episode(ctx, cp, d, d, p, "interrupted by a timeout");
+    double flight = (double)s->flight_max;
+    s->episode = ep;
+    s->episode_start_ns = t;
+    s->recovery_point = c->d[d].hi_rel;
+    s->rexmit_out = 0;
+    if (ep == TN_EP_RECOVERY)
+        inf->episodes_recovery++;
+    else
+        inf->episodes_rto++;
+    tn_rec_event(ctx, c, d, ep == TN_EP_RTO ? TN_EV_RTO_START : TN_EV_RECOVERY_START, p,
+                 (uint64_t)s->una, 0, "%s; recovery point %lld; flight %.0f B", why,
+                 (long long)s->recovery_point, flight);
+    if (!inf->slowstart_ended) {
+        inf->slowstart_ended = true;
+        inf->slowstart_end_ns = t;
+        tn_rec_event(ctx, c, d, TN_EV_SLOWSTART_END, p, (uint64_t)s->una, 0,
+                     "loss: %s at flight %.0f B", ep == TN_EP_RTO ? "timeout" : "fast retransmit",
+                     flight);
+    }
+    tn_cc_on_loss(s->models, t, ep == TN_EP_RTO, flight);
+}
+
+/* ---- retransmission causes ---- */
+
+static enum tn_event_kind rexmit_cause(const struct tn_conn_priv *cp, enum tn_dir d,
+                                       const struct tn_sender *s, int64_t start, int64_t t,
+                                       char *why, size_t len)
+{
+    double rto = rto_est_ms(s);
+    int64_t quiet_since = s->last_send_ns > s->last_progress_ns ? s->last_send_ns : s->last_progress_ns;
+    double quiet = quiet_since ? ms_between(t, quiet_since) : 0;
+    int64_t sacked_above = sacked_bytes(s, start);
+    (void)cp;
+    (void)d;
+    if (quiet >= 0.8 * rto && quiet >= 150.0) {
+        snprintf(why, len, "timeout: %.0f ms silent, rto_est %.0f ms", quiet, rto);
+        return TN_EV_REXMIT_RTO;
+    }
+    if (s->episode == TN_EP_RTO) {
+        snprintf(why, len, "slow start after timeout (go-back-N)");
+        return TN_EV_REXMIT_RTO;
+    }
+    if (s->dupacks >= 3) {
+        snprintf(why, len, "%u dupacks; sacked above %lld B", s->dupacks, (long long)sacked_above);
+        return TN_EV_REXMIT_FAST;
+    }
+    if (sacked_above > 0) {
+        snprintf(why, len, "sack evidence: %lld B sacked above, %u dupacks", (long long)sacked_above,
+                 s->dupacks);
+        return TN_EV_REXMIT_FAST;
+    }
+    if (s->episode == TN_EP_RECOVERY) {
+        snprintf(why, len, "partial ack in recovery (NewReno)");
+        return TN_EV_REXMIT_FAST;
+    }
+    if (s->rtt_init && quiet >= 1.5 * s->srtt_ms) {
+        snprintf(why, len, "tail loss probe? %.0f ms silent < rto_est %.0f ms", quiet, rto);
+        return TN_EV_REXMIT_OTHER;
+    }
+    snprintf(why, len, "%u dupacks, no sack, %.0f ms silent", s->dupacks, quiet);
+    return TN_EV_REXMIT_OTHER;
+}
+
+static void on_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                      const struct tn_pkt *p, struct tn_seginfo *si, const char *prefix)
+{
+    struct tn_sender *s = cp->dp[d].snd;
+    struct tn_tcp_infer *inf = &cp->pub.inf[d];
+    int64_t t = tn_time_ns(p->ts);
+    char why[64];
+    enum tn_event_kind k = rexmit_cause(cp, d, s, si->start, t, why, sizeof why);
+    si->cause = (uint8_t)(1 + k);
+    inf->rexmit[k - TN_EV_REXMIT_FAST]++;
+    seg_mark_rexmit(s, si->start, si->end);
+    s->last_rexmit_end = si->end;
+    s->last_rexmit_ns = t;
+    tn_rec_event(ctx, &cp->pub, d, k, p, (uint64_t)si->start, (uint32_t)(si->end - si->start),
+                 "%s%s", prefix, why);
+    if (k == TN_EV_REXMIT_RTO)
+        start_episode(ctx, cp, d, p, TN_EP_RTO, "retransmission timeout");
+    else if (k == TN_EV_REXMIT_FAST)
+        start_episode(ctx, cp, d, p, TN_EP_RECOVERY, "fast retransmit");
+    if (s->episode != TN_EP_NONE && si->end > s->una)
+        s->rexmit_out += si->end - si->start;
+}
+
+/* A segment that filled a gap: sent later than the segment above the gap (loss before the
+ * monitor, then a retransmission) or sent earlier and overtaken (reordering)? */
+static void on_fill(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                    const struct tn_pkt *p, struct tn_seginfo *si)
+{
+    const struct tn_conn *c = &cp->pub;
+    const struct tn_sender *s = cp->dp[d].snd;
+    double waited = ms_between(tn_time_ns(p->ts), si->gap.t_ns);
+    bool later;
+    char rule[48];
+    if (si->gap.has_ts && p->tcp.opt.has_ts) {
+        later = tn_seq_gt(p->tcp.opt.ts_val, si->gap.tsval);
+        snprintf(rule, sizeof rule, "TSval %u %s %u", p->tcp.opt.ts_val, later ? ">" : "<=",
+                 si->gap.tsval);
+    } else {
+        double ref = c->hs_rtt_ms > 0 ? c->hs_rtt_ms : (s->rtt_init ? s->srtt_ms : 10.0);
+        later = waited >= 0.5 * ref;
+        snprintf(rule, sizeof rule, "%.1f ms %s half rtt %.1f ms", waited, later ? ">=" : "<",
+                 ref / 2);
+    }
+    if (!later) {
+        tn_rec_event(ctx, &cp->pub, d, TN_EV_OOO, p, (uint64_t)si->start,
+                     (uint32_t)(si->end - si->start), "reordering: %s; filled after %.1f ms", rule,
+                     waited);
+        return;
+    }
+    cp->pub.inf[d].loss_upstream++;
+    tn_rec_event(ctx, &cp->pub, d, TN_EV_LOSS_UPSTREAM, p, (uint64_t)si->gap.lo,
+                 (uint32_t)(si->gap.hi - si->gap.lo), "hole %lld-%lld filled after %.1f ms; %s",
+                 (long long)si->gap.lo, (long long)si->gap.hi, waited, rule);
+    on_rexmit(ctx, cp, d, p, si, "lost upstream; ");
+}
+
+static void check_idle(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                       const struct tn_pkt *p, struct tn_sender *s, int64_t t)
+{
+    const struct tn_dir_stats *ds = &cp->pub.d[d];
+    if (!s->last_send_ns || !s->una_set || s->una < ds->hi_rel)
+        return;   /* something was outstanding: not idle */
+    int64_t since = s->last_send_ns > s->last_ack_ns ? s->last_send_ns : s->last_ack_ns;
+    double idle = ms_between(t, since);
+    double thresh = rto_est_ms(s);
+    if (idle < thresh)
+        return;
+    cp->pub.inf[d].episodes_idle++;
+    tn_rec_event(ctx, &cp->pub, d, TN_EV_IDLE_END, p, (uint64_t)s->una, 0,
+                 "sender idle %.0f ms with nothing outstanding (> rto_est %.0f ms)", idle, thresh);
+    tn_cc_on_idle(s->models, t, idle);
+}
+
+void tn_infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                   const struct tn_pkt *p, struct tn_seginfo *si)
+{
+    struct tn_sender *s = sender_of(cp, d);
+    int64_t t = tn_time_ns(p->ts);
+    interval_flush(ctx, &cp->pub, d, s, t);
+    s->interval_bytes += p->payload_len;
+    switch (si->cls) {
+    case TN_SEG_NEW:
+        check_idle(ctx, cp, d, p, s, t);
+        seg_push(s, si->start, si->end, t);
+        if (p->tcp.opt.has_ts)
+            ts_push(s, p->tcp.opt.ts_val, t);
+        break;
+    case TN_SEG_REXMIT:
+        on_rexmit(ctx, cp, d, p, si, "");
+        break;
+    case TN_SEG_FILL:
+        on_fill(ctx, cp, d, p, si);
+        break;
+    }
+    if (!s->una_set) {   /* no ACK seen yet: the first data marks the left edge */
+        s->una = si->start < cp->pub.d[d].lo_rel ? si->start : cp->pub.d[d].lo_rel;
+        s->una_set = true;
+    }
+    s->last_send_ns = t;
+    int64_t flight = pipe_bytes(s, cp->pub.d[d].hi_rel);
+    if (flight > s->flight_max)
+        s->flight_max = flight;
+    if ((double)flight > cp->pub.inf[d].max_inflight)
+        cp->pub.inf[d].max_inflight = (double)flight;
+}
+
+/* ---- ACKs (p goes d -> !d and acknowledges the data of sender !d) ---- */
+
+static void dsack_check(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
+                        const struct tn_pkt *p, int64_t lo, int64_t hi, int64_t hi2, bool second)
+{
+    struct tn_sender *s = cp->dp[sd].snd;
+    /* RFC 2883: the first block reports a duplicate when it lies below the cumulative ACK or
+     * inside the second block */
+    bool dup = hi <= s->una || (second && lo >= cp->sack2_lo && hi <= hi2);
+    if (!dup)
+        return;
+    cp->pub.inf[sd].rexmit[TN_EV_REXMIT_SPURIOUS - TN_EV_REXMIT_FAST]++;
+    tn_rec_event(ctx, &cp->pub, (enum tn_dir)!sd, TN_EV_REXMIT_SPURIOUS, p, (uint64_t)lo,
+                 (uint32_t)(hi - lo), "D-SACK %lld-%lld: the receiver got this data twice",
+                 (long long)lo, (long long)hi);
+}
+
+static void on_sack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
+                    const struct tn_pkt *p, int64_t *newly)
+{
+    struct tn_sender *s = cp->dp[sd].snd;
+    const struct tn_dir_stats *ss = &cp->pub.d[sd];
+    const struct tn_tcp_opts *o = &p->tcp.opt;
+    *newly = 0;
+    for (unsigned i = 0; i < o->nsack; i++) {
+        int64_t lo = tn_rel_seq(ss, o->sack[i].left), hi = tn_rel_seq(ss, o->sack[i].right);
+        if (hi <= lo || hi - lo > (int64_t)1 << 30)
+            continue;   /* nonsense block */
+        if (i == 0) {
+            int64_t lo2 = 0, hi2 = 0;
+            if (o->nsack > 1) {
+                lo2 = tn_rel_seq(ss, o->sack[1].left);
+                hi2 = tn_rel_seq(ss, o->sack[1].right);
+            }
+            cp->sack2_lo = lo2;
+            dsack_check(ctx, cp, sd, p, lo, hi, hi2, o->nsack > 1);
+        }
+        if (hi > s->una)
+            *newly += sack_add(s, lo > s->una ? lo : s->una, hi);
+    }
+}
+
+void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                  const struct tn_pkt *p, int64_t ack_rel)
+{
+    enum tn_dir sd = (enum tn_dir)!d;   /* the sender whose data this ACK acknowledges */
+    struct tn_conn *c = &cp->pub;
+    if (!c->d[sd].data_seen)
+        return;
+    struct tn_sender *s = sender_of(cp, sd);
+    struct tn_tcp_infer *inf = &c->inf[sd];
+    int64_t t = tn_time_ns(p->ts);
+    interval_flush(ctx, c, sd, s, t);
+    s->last_ack_ns = t;
+    int64_t newly_sacked = 0;
+    if (p->tcp.opt.nsack)
+        on_sack(ctx, cp, sd, p, &newly_sacked);
+
+    int64_t flight_before = pipe_bytes(s, c->d[sd].hi_rel);
+    int64_t flight_max = s->flight_max;
+    s->flight_max = flight_before;
+    int64_t acked = 0;
+    double rtt = -1;
+    if (!s->una_set || ack_rel > s->una) {
+        acked = s->una_set ? ack_rel - s->una : 0;
+        s->una = ack_rel;
+        s->una_set = true;
+        s->last_progress_ns = t;
+        s->interval_good += (uint64_t)acked;
+        rtt = seg_ack(s, ack_rel, t);
+        if (rtt >= 0) {
+            tn_stat_add(&inf->rtt_ms, rtt);
+            rtt_update(s, rtt);
+            tn_rec_series(ctx, c, sd, TN_SER_RTT_MS, t, rtt);
+        }
+        if (p->tcp.opt.has_ts && p->tcp.opt.ts_ecr) {
+            double r = ts_echo(s, p->tcp.opt.ts_ecr, t);
+            if (r >= 0)
+                tn_stat_add(&inf->rtt_ts_ms, r);
+        }
+        /* an ACK for retransmitted data faster than any round trip answered the original */
+        if (s->last_rexmit_ns && ack_rel >= s->last_rexmit_end && s->min_rtt_ms > 0 &&
+            ms_between(t, s->last_rexmit_ns) < 0.5 * s->min_rtt_ms) {
+            inf->rexmit[TN_EV_REXMIT_SPURIOUS - TN_EV_REXMIT_FAST]++;
+            tn_rec_event(ctx, c, d, TN_EV_REXMIT_SPURIOUS, p, (uint64_t)s->last_rexmit_end, 0,
+                         "ACK %.2f ms after the retransmission < half min rtt %.2f ms",
+                         ms_between(t, s->last_rexmit_ns), s->min_rtt_ms);
+            s->last_rexmit_ns = 0;
+        }
+        if (s->last_rexmit_ns && ack_rel >= s->last_rexmit_end)
+            s->last_rexmit_ns = 0;
+        sack_prune(s);
+        if (s->rexmit_out > 0 && acked > 0)
+            s->rexmit_out = s->rexmit_out > acked ? s->rexmit_out - acked : 0;
+        s->dupacks = 0;
+        if (s->episode != TN_EP_NONE && ack_rel >= s->recovery_point)
+            end_episode(ctx, cp, sd, d, p, "ACK covers the recovery point");
+    } else if (c->d[d].dup_run > s->dupacks) {
+        s->dupacks = c->d[d].dup_run;
+        tn_rec_event(ctx, c, d, TN_EV_DUPACK, p, (uint64_t)ack_rel, 0, "dupack #%u%s", s->dupacks,
+                     p->tcp.opt.nsack ? " with sack" : "");
+    }
+
+    int64_t flight = pipe_bytes(s, c->d[sd].hi_rel);
+    bool rwnd_limited = s->rwnd && (double)flight_max + s->mss > (double)s->rwnd;
+    struct tn_cc_ack ca = {
+        .t_ns = t,
+        .acked = acked,
+        .sacked = newly_sacked,
+        .snd_nxt = c->d[sd].hi_rel,
+        .rtt_ms = rtt,
+        .flight_max = (double)flight_max,
+        .flight_now = (double)flight,
+        .in_episode = s->episode != TN_EP_NONE,
+        .rwnd_limited = rwnd_limited,
+    };
+    tn_cc_on_ack(s->models, &ca);
+    tn_rec_series(ctx, c, sd, TN_SER_INFLIGHT, t, (double)flight);
+    tn_cc_record(ctx, c, sd, s->models, t);
+}
+
+/* Window advertised by direction d: the limit for sender !d. */
+void tn_infer_window(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                     const struct tn_pkt *p, uint32_t win)
+{
+    struct tn_conn *c = &cp->pub;
+    enum tn_dir sd = (enum tn_dir)!d;
+    struct tn_sender *s = sender_of(cp, sd);
+    if (p->tcp.flags & TN_TCP_SYN)
+        return;
+    if (win != s->rwnd || !s->rwnd_seen)
+        tn_rec_series(ctx, c, sd, TN_SER_RWND, tn_time_ns(p->ts), (double)win);
+    s->rwnd_seen = true;
+    if (win == 0 && !s->zero_window) {
+        s->zero_window = true;
+        c->inf[sd].episodes_zero_window++;
+        tn_rec_event(ctx, c, d, TN_EV_ZERO_WINDOW, p, 0, 0, "receiver window 0");
+    } else if (win > 0 && s->zero_window) {
+        s->zero_window = false;
+        tn_rec_event(ctx, c, d, TN_EV_WINDOW_OPEN, p, 0, 0, "receiver window reopens to %u B", win);
+    }
+    s->rwnd = win;
+}
+
+static int cmp_event(const void *x, const void *y)
+{
+    const struct tn_event *a = x, *b = y;
+    if (a->t_ns != b->t_ns)
+        return a->t_ns < b->t_ns ? -1 : 1;
+    return a->pkt < b->pkt ? -1 : a->pkt > b->pkt;
+}
+
+void tn_infer_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp)
+{
+    struct tn_conn *c = &cp->pub;
+    for (int d = 0; d < 2; d++) {
+        struct tn_sender *s = cp->dp[d].snd;
+        if (!s || !c->d[d].data_seen)
+            continue;
+        tn_cc_finish(ctx, c, (enum tn_dir)d, s->models, &c->inf[d]);
+    }
+    if (c->nevents > 1)
+        qsort(c->events, c->nevents, sizeof *c->events, cmp_event);
+}
