@@ -354,6 +354,11 @@ START_TEST(test_link_other)
                      TN_DIS_TRUNCATED);
     ck_assert_uint_eq(p.anoms.bits, A(LINK_TRUNCATED));
 
+    /* a capture header with wire length < captured length: the captured bytes are trusted */
+    ck_assert_int_eq(dis_cw(NULL, TN_LINK_RAW, ip4_syn, sizeof ip4_syn, 10, &p), TN_DIS_OK);
+    ck_assert_int_eq(p.kind, TN_PK_TCP);
+    ck_assert_uint_eq(p.wirelen, 10);
+
     /* BSD null with AF 7 (not IP): other, no anomaly */
     static const uint8_t null_af7[] = {0x07, 0x00, 0x00, 0x00};
     struct part pn[] = {P(null_af7), P(ip4_syn), {NULL, 0}};
@@ -1452,6 +1457,62 @@ START_TEST(test_sweep_misc)
 }
 END_TEST
 
+/* Deterministic mutations of every sweep fixture (xorshift32, fixed seed): whatever the bytes,
+ * the status is one of the three, a non-OK status names an anomaly, and a usable record's payload
+ * lies inside the captured bytes.  Under ASan this is a small in-tree fuzz run. */
+static uint32_t xorshift32(uint32_t *s)
+{
+    uint32_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *s = x;
+}
+
+START_TEST(test_mutations)
+{
+    uint32_t seed = 0x9e3779b9u ^ (uint32_t)_i;
+    uint8_t buf[256];
+    struct tn_pkt p;
+    for (int round = 0; round < 3000; round++) {
+        const uint8_t *b;
+        size_t n;
+        int lt;
+        unsigned pick = xorshift32(&seed) % (unsigned)(N(sweep_misc) + N(link_cases) + N(tun_cases));
+        if (pick < N(sweep_misc)) {
+            b = sweep_misc[pick].b;
+            n = sweep_misc[pick].n;
+            lt = sweep_misc[pick].linktype;
+            memcpy(buf, b, n);
+        } else if (pick < N(sweep_misc) + N(link_cases)) {
+            const struct link_case *lc = &link_cases[pick - N(sweep_misc)];
+            n = link_frame(lc, buf, sizeof buf);
+            lt = lc->linktype;
+        } else {
+            const struct tun_case *tc = &tun_cases[pick - N(sweep_misc) - N(link_cases)];
+            n = cat(buf, sizeof buf, tc->parts);
+            lt = tc->linktype;
+        }
+        unsigned flips = 1 + xorshift32(&seed) % 4;
+        for (unsigned f = 0; f < flips; f++)
+            buf[xorshift32(&seed) % n] = (uint8_t)xorshift32(&seed);
+        size_t cap = xorshift32(&seed) % 4 == 0 ? xorshift32(&seed) % (n + 1) : n;
+        size_t wire = xorshift32(&seed) % 8 == 0 ? xorshift32(&seed) % (n + 1) : n;
+        int st = dis_cw(NULL, lt, buf, cap, wire, &p);
+        ck_assert_int_ge(st, TN_DIS_OK);
+        ck_assert_int_le(st, TN_DIS_MALFORMED);
+        if (st != TN_DIS_OK)
+            ck_assert_uint_ne(p.anoms.bits, 0);
+        if (p.kind != TN_PK_OTHER) {
+            ck_assert(p.ipver == 4 || p.ipver == 6);
+            ck_assert_ptr_nonnull(p.payload);
+            ck_assert(p.payload >= g_copy && p.payload + p.payload_caplen <= g_copy + cap);
+            ck_assert_uint_le(p.payload_caplen, p.payload_len);
+        }
+    }
+}
+END_TEST
+
 /* ---------------------------------------------------------------- suites */
 
 static TCase *tcase(Suite *s, const char *name)
@@ -1490,6 +1551,7 @@ Suite *tn_dissect_suite(void)
     tcase_add_loop_test(tc, test_sweep_links, 0, (int)N(link_cases));
     tcase_add_loop_test(tc, test_sweep_tunnels, 0, (int)N(tun_cases));
     tcase_add_loop_test(tc, test_sweep_misc, 0, (int)N(sweep_misc));
+    tcase_add_loop_test(tc, test_mutations, 0, 4);
     return s;
 }
 
