@@ -145,26 +145,54 @@ static unsigned *resolve_picks(const struct tn_options *o, const struct tn_analy
     return v;
 }
 
+/* Each file output: its error is reported, the others are still written. */
+static int check(int r, const struct tn_err *err)
+{
+    if (r >= 0)
+        return EXIT_OK;
+    warn(err->msg);
+    return EXIT_INPUT;
+}
+
+static int write_files(const struct tn_options *o, const struct tn_analyzer *an, const struct tn_view *v)
+{
+    struct tn_err err;
+    int status = EXIT_OK, r;
+    if (o->csv_dir) {
+        r = check(tn_csv_write_connections(o->csv_dir, an, v->sel, &err), &err);
+        status = r > status ? r : status;
+        r = check(tn_csv_write_events(o->csv_dir, an, v, &err), &err);
+        status = r > status ? r : status;
+        r = check(tn_csv_write_series(o->csv_dir, an, v, &err), &err);
+        status = r > status ? r : status;
+        /* packets.csv and dfcp_blocks.csv: render_csv_packets.c, render_csv_dfcp.c */
+    }
+    /* figures (--plot) and xplot files (--xplot): render_plot*.c, render_xplot.c */
+    return status;
+}
+
 static int write_outputs(const struct tn_options *o, const struct tn_analyzer *an)
 {
     size_t nsel;
     unsigned *picked = resolve_picks(o, an, &nsel);
     struct tn_selection sel = {picked, nsel};
-    int status = EXIT_OK;
+    const struct tn_trace_stats *st = tn_analyzer_stats(an);
+    int64_t t0 = st->have_time ? st->first.sec * 1000000000 + st->first.nsec : 0;
+    struct tn_view view = {
+        .sel = o->npicks ? &sel : NULL,
+        .from_ns = o->from_ns ? t0 + o->from_ns : 0,
+        .to_ns = o->to_ns ? t0 + o->to_ns : 0,
+    };
     if (o->npicks && nsel == 0)
         warn("--connection: no connection matches the selection");
     if (!o->quiet)
-        tn_report_list(stdout, an, o->npicks ? &sel : NULL);
+        tn_report_list(stdout, an, view.sel);
     if (o->long_report)
-        tn_report_long(stdout, an, o->npicks ? &sel : NULL);
+        tn_report_long(stdout, an, view.sel);
+    if (o->timeline)
+        tn_report_timeline(stdout, an, &view);
     tn_report_summary(stdout, an);
-    if (o->csv_dir) {
-        struct tn_err err;
-        if (tn_csv_write_connections(o->csv_dir, an, o->npicks ? &sel : NULL, &err) < 0) {
-            warn(err.msg);
-            status = EXIT_INPUT;
-        }
-    }
+    int status = write_files(o, an, &view);
     free(picked);
     return status;
 }
@@ -197,7 +225,13 @@ int main(int argc, char **argv)
     tn_dissect_cfg_default(&dcfg);
     dcfg.dfcp_ipproto = o.dfcp_ipproto;
     dcfg.dfcp_udp_port = o.dfcp_udp_port;
-    struct tn_analysis_cfg acfg = {0};
+    bool files = o.csv_dir || o.plot_dir || o.xplot_dir;
+    struct tn_analysis_cfg acfg = {
+        .record_events = files || o.timeline,
+        .record_series = files || o.truth_file,
+        .record_packets = files,
+        .interval_ns = o.interval_ns,
+    };
     struct tn_analyzer *an = tn_analyzer_new(&acfg);
     struct source_names names = {0};
 

@@ -15,6 +15,17 @@ enum {
     OPT_DFCP_PORT,
     OPT_IMMEDIATE,
     OPT_NO_IMMEDIATE,
+    OPT_TIMELINE,
+    OPT_FROM,
+    OPT_TO,
+    OPT_INTERVAL,
+    OPT_PLOT,
+    OPT_PLOT_FORMAT,
+    OPT_PLOT_SIZE,
+    OPT_PLOT_SCALE,
+    OPT_XPLOT,
+    OPT_XPLOT_FULL,
+    OPT_TRUTH,
 };
 
 static const struct option longopts[] = {
@@ -29,6 +40,17 @@ static const struct option longopts[] = {
     {"quiet", no_argument, NULL, 'q'},
     {"connection", required_argument, NULL, OPT_CONNECTION},
     {"csv", required_argument, NULL, OPT_CSV},
+    {"timeline", no_argument, NULL, OPT_TIMELINE},
+    {"from", required_argument, NULL, OPT_FROM},
+    {"to", required_argument, NULL, OPT_TO},
+    {"interval", required_argument, NULL, OPT_INTERVAL},
+    {"plot", required_argument, NULL, OPT_PLOT},
+    {"plot-format", required_argument, NULL, OPT_PLOT_FORMAT},
+    {"plot-size", required_argument, NULL, OPT_PLOT_SIZE},
+    {"plot-scale", required_argument, NULL, OPT_PLOT_SCALE},
+    {"xplot", required_argument, NULL, OPT_XPLOT},
+    {"xplot-full", no_argument, NULL, OPT_XPLOT_FULL},
+    {"truth", required_argument, NULL, OPT_TRUTH},
     {"dfcp-proto", required_argument, NULL, OPT_DFCP_PROTO},
     {"dfcp-port", required_argument, NULL, OPT_DFCP_PORT},
     {"help", no_argument, NULL, 'h'},
@@ -55,13 +77,34 @@ void tn_options_usage(FILE *out)
           "  -l, --long                long per-connection statistics\n"
           "  -q, --quiet               no connection list (summary and files only)\n"
           "      --connection N|A:P-B:P  select connections (repeatable; default all)\n"
-          "      --csv DIR             write connections.csv (csv-contract) into DIR\n"
+          "      --csv DIR             write the CSV files of the CSV contract into DIR\n"
+          "      --timeline            per-connection timeline of events and episodes\n"
+          "      --from SEC, --to SEC  time window, seconds from the first packet\n"
+          "      --interval MS         throughput/goodput interval (default 100 ms)\n"
+          "      --truth FILE          kernel ground truth (tcp_probe or lab CSV): accuracy report\n"
+          "figures and exports:\n"
+          "      --plot DIR            write every figure that applies into DIR\n"
+          "      --plot-format F       png (default), svg or pdf\n"
+          "      --plot-size WxH       figure size in points (default 800x500)\n"
+          "      --plot-scale S        PNG pixels per point (default 2)\n"
+          "      --xplot DIR           xplot files (.xpl) as tcptrace -G wrote them\n"
+          "      --xplot-full          every packet in xplot files (default: decimated per pixel)\n"
           "  -h, --help                this help\n"
           "  -V, --version             version\n"
           "\n"
           "exit status: 0 trace read (malformed packets are counted, not fatal), 1 bad usage,\n"
           "2 an input could not be opened or is not a trace\n",
           out);
+}
+
+static int parse_seconds(const char *s, int64_t *ns)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (!*s || *end || v < 0 || v > 1e9)
+        return -1;
+    *ns = (int64_t)(v * 1e9 + 0.5);
+    return 0;
 }
 
 static int parse_uint(const char *s, unsigned long max, unsigned long *v)
@@ -132,6 +175,46 @@ static int parse_one(struct tn_options *o, int c, const char *arg, struct tn_err
     case 'q': o->quiet = true; return 0;
     case OPT_CONNECTION: return add_pick(o, arg, err);
     case OPT_CSV: o->csv_dir = arg; return 0;
+    case OPT_TIMELINE: o->timeline = true; return 0;
+    case OPT_FROM:
+        if (parse_seconds(arg, &o->from_ns))
+            return tn_err_set(err, TN_EUSAGE, "--from: '%s' is not a number of seconds", arg);
+        return 0;
+    case OPT_TO:
+        if (parse_seconds(arg, &o->to_ns) || o->to_ns == 0)
+            return tn_err_set(err, TN_EUSAGE, "--to: '%s' is not a positive number of seconds", arg);
+        return 0;
+    case OPT_INTERVAL:
+        if (parse_uint(arg, 3600000, &v) || v == 0)
+            return tn_err_set(err, TN_EUSAGE, "--interval: '%s' is not a number of milliseconds", arg);
+        o->interval_ns = (int64_t)v * 1000000;
+        return 0;
+    case OPT_PLOT: o->plot_dir = arg; return 0;
+    case OPT_PLOT_FORMAT:
+        if (strcmp(arg, "png") && strcmp(arg, "svg") && strcmp(arg, "pdf"))
+            return tn_err_set(err, TN_EUSAGE, "--plot-format: '%s' is not png, svg or pdf", arg);
+        o->plot_format = arg;
+        return 0;
+    case OPT_PLOT_SIZE: {
+        unsigned w, h;
+        char extra;
+        if (sscanf(arg, "%ux%u%c", &w, &h, &extra) != 2 || w < 200 || h < 150 || w > 10000 || h > 10000)
+            return tn_err_set(err, TN_EUSAGE, "--plot-size: '%s' is not WxH (200x150 to 10000x10000)", arg);
+        o->plot_width = (int)w;
+        o->plot_height = (int)h;
+        return 0;
+    }
+    case OPT_PLOT_SCALE: {
+        char *end;
+        double sc = strtod(arg, &end);
+        if (*end || sc < 0.25 || sc > 10)
+            return tn_err_set(err, TN_EUSAGE, "--plot-scale: '%s' is not a number from 0.25 to 10", arg);
+        o->plot_scale = sc;
+        return 0;
+    }
+    case OPT_XPLOT: o->xplot_dir = arg; return 0;
+    case OPT_XPLOT_FULL: o->xplot_full = true; return 0;
+    case OPT_TRUTH: o->truth_file = arg; return 0;
     case OPT_DFCP_PROTO:
         if (parse_uint(arg, 255, &v))
             return tn_err_set(err, TN_EUSAGE, "--dfcp-proto: '%s' is not a protocol number 0-255", arg);
@@ -154,6 +237,11 @@ int tn_options_parse(struct tn_options *o, int argc, char **argv, struct tn_err 
     o->promisc = true;
     o->dfcp_ipproto = TN_DFCP_DEFAULT_IPPROTO;
     o->dfcp_udp_port = TN_DFCP_DEFAULT_UDP_PORT;
+    o->interval_ns = 100000000;
+    o->plot_format = "png";
+    o->plot_width = 800;
+    o->plot_height = 500;
+    o->plot_scale = 2;
     opterr = 0;
     optind = 1;
     int c;
@@ -172,6 +260,8 @@ int tn_options_parse(struct tn_options *o, int argc, char **argv, struct tn_err 
         if (r)
             return r;
     }
+    if (o->to_ns && o->to_ns <= o->from_ns)
+        return tn_err_set(err, TN_EUSAGE, "--to must be after --from");
     if (o->iface) {
         if (optind < argc)
             o->filter = join_words(argv + optind, argc - optind);

@@ -33,8 +33,20 @@ struct tn_options {
     bool long_report;
     bool quiet;                /* no connection list */
     const char *csv_dir;
+    bool timeline;             /* per-connection event timeline (text) */
     struct tn_conn_pick *picks;
     int npicks;
+    int64_t from_ns, to_ns;    /* time window, relative to the trace start; to_ns 0 = end */
+    int64_t interval_ns;       /* throughput/goodput interval */
+
+    /* figures and exports */
+    const char *plot_dir;
+    const char *plot_format;   /* "png", "svg", "pdf" */
+    int plot_width, plot_height;
+    double plot_scale;         /* device pixels per point for PNG (resolution) */
+    const char *xplot_dir;
+    bool xplot_full;           /* every packet, no per-pixel decimation */
+    const char *truth_file;    /* kernel ground truth (tcp_probe text or lab CSV) */
 };
 
 /* Parse argv.  Returns 0, 1 when the program should exit successfully (--help, --version),

@@ -17,6 +17,38 @@ struct tn_selection {
 
 bool tn_selected(const struct tn_selection *sel, unsigned idx);
 
+/* What figures and exports cover: the selected connections within a time window. */
+struct tn_view {
+    const struct tn_selection *sel;
+    int64_t from_ns, to_ns;    /* absolute, ns since the epoch; 0 = unbounded */
+};
+
+static inline bool tn_view_time(const struct tn_view *v, int64_t t_ns)
+{
+    return (!v->from_ns || t_ns >= v->from_ns) && (!v->to_ns || t_ns <= v->to_ns);
+}
+
+/* Figure options (render_plot*.c). */
+struct tn_plot_opts {
+    const char *format;        /* "png", "svg", "pdf" */
+    int width, height;         /* points */
+    double scale;              /* PNG pixels per point */
+    const char *truth_file;    /* optional ground-truth CSV/tcp_probe overlay for cwnd figures */
+};
+
+/* Every figure that applies, for every selected connection, into dir with predictable names
+ * (conn3-tsg-a2b.png, conn3-cwnd-a2b.png, fairness.png, ...).  Files are written to a temporary
+ * name and renamed.  Returns 0 or -TN_EIO with err filled. */
+int tn_plot_write_all(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
+                      const struct tn_plot_opts *po, struct tn_err *err);
+
+/* xplot files (.xpl) for the time-sequence, RTT, throughput and outstanding-data graphs. */
+int tn_xplot_write_all(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
+                       bool full, struct tn_err *err);
+
+/* Per-connection event timeline (--timeline): one line per event with its evidence. */
+void tn_report_timeline(FILE *out, const struct tn_analyzer *a, const struct tn_view *v);
+
 /* Numbered connection list: index, endpoints, protocol, packets each way, state. */
 void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel);
 
@@ -30,5 +62,13 @@ void tn_report_summary(FILE *out, const struct tn_analyzer *a);
  * dir is created if needed.  Return 0 or -TN_EIO with err naming the file. */
 int tn_csv_write_connections(const char *dir, const struct tn_analyzer *a,
                              const struct tn_selection *sel, struct tn_err *err);
+int tn_csv_write_events(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
+                        struct tn_err *err);
+int tn_csv_write_series(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
+                        struct tn_err *err);
+int tn_csv_write_packets(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
+                         struct tn_err *err);
+int tn_csv_write_dfcp_blocks(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
+                             struct tn_err *err);
 
 #endif

@@ -1,4 +1,4 @@
-/* render_csv.c - the CSV files of csv-contract.md (connections.csv so far). */
+/* render_csv.c - connections.csv, events.csv and series.csv of csv-contract.md. */
 #include <inttypes.h>
 
 #include "render.h"
@@ -60,6 +60,69 @@ int tn_csv_write_connections(const char *dir, const struct tn_analyzer *a,
         const struct tn_conn *c = tn_analyzer_conn(a, i);
         if (tn_selected(sel, c->idx))
             conn_row(&f, c);
+    }
+    return tn_csvfile_close(&f, err);
+}
+
+static const char *dir_name(unsigned d)
+{
+    return d == TN_A2B ? "a2b" : "b2a";
+}
+
+int tn_csv_write_events(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
+                        struct tn_err *err)
+{
+    struct tn_csvfile f;
+    int r = tn_csvfile_open(&f, dir, "events.csv", "conn,time_s,dir,kind,seq,len,detail", err);
+    if (r)
+        return r;
+    for (size_t i = 0; i < tn_analyzer_conn_count(a); i++) {
+        const struct tn_conn *c = tn_analyzer_conn(a, i);
+        if (!tn_selected(v->sel, c->idx))
+            continue;
+        for (size_t k = 0; k < c->nevents; k++) {
+            const struct tn_event *e = &c->events[k];
+            if (!tn_view_time(v, e->t_ns))
+                continue;
+            tn_csvfile_u64(&f, c->idx);
+            tn_csvfile_ns(&f, e->t_ns);
+            tn_csvfile_str(&f, dir_name(e->dir));
+            tn_csvfile_str(&f, tn_event_kind_name((enum tn_event_kind)e->kind));
+            tn_csvfile_u64(&f, e->seq);
+            tn_csvfile_u64(&f, e->len);
+            tn_csvfile_str(&f, e->detail);
+            tn_csvfile_end_row(&f);
+        }
+    }
+    return tn_csvfile_close(&f, err);
+}
+
+int tn_csv_write_series(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
+                        struct tn_err *err)
+{
+    struct tn_csvfile f;
+    int r = tn_csvfile_open(&f, dir, "series.csv", "conn,dir,series,time_s,value", err);
+    if (r)
+        return r;
+    for (size_t i = 0; i < tn_analyzer_conn_count(a); i++) {
+        const struct tn_conn *c = tn_analyzer_conn(a, i);
+        if (!tn_selected(v->sel, c->idx))
+            continue;
+        for (unsigned d = 0; d < 2; d++) {
+            for (int k = 0; k < TN_SER_COUNT; k++) {
+                const struct tn_series *s = &c->series[d][k];
+                for (size_t j = 0; j < s->n; j++) {
+                    if (!tn_view_time(v, s->pts[j].t_ns))
+                        continue;
+                    tn_csvfile_u64(&f, c->idx);
+                    tn_csvfile_str(&f, dir_name(d));
+                    tn_csvfile_str(&f, tn_series_kind_name((enum tn_series_kind)k));
+                    tn_csvfile_ns(&f, s->pts[j].t_ns);
+                    tn_csvfile_dbl(&f, s->pts[j].v, 3);
+                    tn_csvfile_end_row(&f);
+                }
+            }
+        }
     }
     return tn_csvfile_close(&f, err);
 }

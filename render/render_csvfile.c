@@ -58,6 +58,12 @@ void tn_csvfile_time(struct tn_csvfile *f, struct tn_time t)
     fprintf(f->fp, "%" PRId64 ".%09" PRIu32, t.sec, t.nsec);
 }
 
+void tn_csvfile_ns(struct tn_csvfile *f, int64_t t_ns)
+{
+    sep(f);
+    fprintf(f->fp, "%" PRId64 ".%09" PRId64, t_ns / 1000000000, t_ns % 1000000000);
+}
+
 void tn_csvfile_end_row(struct tn_csvfile *f)
 {
     fputs("\r\n", f->fp);

@@ -20,6 +20,7 @@ void tn_csvfile_str(struct tn_csvfile *f, const char *s);   /* NULL = empty cell
 void tn_csvfile_u64(struct tn_csvfile *f, uint64_t v);
 void tn_csvfile_dbl(struct tn_csvfile *f, double v, int prec);
 void tn_csvfile_time(struct tn_csvfile *f, struct tn_time t);  /* seconds.nanoseconds */
+void tn_csvfile_ns(struct tn_csvfile *f, int64_t t_ns);       /* seconds.nanoseconds */
 void tn_csvfile_end_row(struct tn_csvfile *f);
 /* Flush, close and rename over the final name; on failure the temp file is removed. */
 int tn_csvfile_close(struct tn_csvfile *f, struct tn_err *err);

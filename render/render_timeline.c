@@ -1,0 +1,40 @@
+/* render_timeline.c - the per-connection story (--timeline): one line per event or episode
+ * boundary, with the time from the connection's first packet and the evidence. */
+#include <inttypes.h>
+
+#include "render.h"
+
+static const char *dir_arrow(unsigned d)
+{
+    return d == TN_A2B ? "a->b" : "b->a";
+}
+
+void tn_report_timeline(FILE *out, const struct tn_analyzer *a, const struct tn_view *v)
+{
+    for (size_t i = 0; i < tn_analyzer_conn_count(a); i++) {
+        const struct tn_conn *c = tn_analyzer_conn(a, i);
+        if (!tn_selected(v->sel, c->idx))
+            continue;
+        char ab[64], bb[64];
+        tn_addr_str(&c->a, ab, sizeof ab);
+        tn_addr_str(&c->b, bb, sizeof bb);
+        int64_t t0 = c->first.sec * 1000000000 + c->first.nsec;
+        fprintf(out, "\nTimeline of connection %u (%s:%u - %s:%u), vantage point: %s\n", c->idx, ab,
+                c->a_port, bb, c->b_port, tn_vantage_name(c->vantage));
+        if (c->hs_rtt_ms >= 0)
+            fprintf(out, "  %10.3f ms  handshake: rtt %.3f ms (monitor<->a %.3f ms, monitor<->b %.3f ms)\n",
+                    0.0, c->hs_rtt_ms, c->hs_half_ms[TN_A2B], c->hs_half_ms[TN_B2A]);
+        size_t shown = 0;
+        for (size_t k = 0; k < c->nevents; k++) {
+            const struct tn_event *e = &c->events[k];
+            if (!tn_view_time(v, e->t_ns))
+                continue;
+            fprintf(out, "  %10.3f ms  %-4s %-18s seq %-10" PRIu64 " len %-6u pkt %-8" PRIu64 " %s\n",
+                    (double)(e->t_ns - t0) / 1e6, dir_arrow(e->dir),
+                    tn_event_kind_name((enum tn_event_kind)e->kind), e->seq, e->len, e->pkt, e->detail);
+            shown++;
+        }
+        if (!shown)
+            fprintf(out, "  (no events)\n");
+    }
+}
