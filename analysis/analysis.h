@@ -46,6 +46,7 @@ const char *tn_conn_state_name(enum tn_conn_state s);  /* "complete", "reset", "
     X(WINDOW_OPEN, "window_open")                 \
     X(IDLE_START, "idle_start")                   \
     X(IDLE_END, "idle_end")                       \
+    X(DUP_DELIVERY, "dup_delivery")               \
     X(DFCP_BLOCK_ACKED, "dfcp_block_acked")       \
     X(DFCP_BLOCK_FAILED, "dfcp_block_failed")     \
     X(DFCP_BLOCK_UNACKED, "dfcp_block_unacked")

@@ -49,6 +49,8 @@ struct tn_tsent {
     int64_t t_ns;
 };
 
+#define TN_REXMIT_RING 32
+
 /* SACKed ranges above the cumulative ACK (the scoreboard, RFC 6675). */
 #define TN_MAX_SACKED 16
 
@@ -83,6 +85,10 @@ struct tn_sender {
     int64_t flight_max;        /* highest pipe since the last ACK */
     int64_t last_rexmit_end;   /* the latest retransmission, for ACK-timing spurious checks */
     int64_t last_rexmit_ns;
+    struct tn_gap rexmits[TN_REXMIT_RING];   /* recent retransmitted ranges (D-SACK matching) */
+    unsigned rexmit_next;
+    int64_t limiter_ns[TN_LIM_COUNT];        /* time spent under each rate limiter */
+    int64_t prev_ack_ns;
     int64_t last_interval_end; /* throughput/goodput series */
     uint64_t interval_bytes, interval_good;
     /* cwnd models */
@@ -101,7 +107,6 @@ struct tn_conn_priv {
     struct tn_dir_priv dp[2];
     uint64_t hash;
     int64_t hs_syn_ns, hs_synack_ns;   /* latest SYN (a->b) and SYN-ACK (b->a) seen */
-    int64_t sack2_lo;                  /* second SACK block's left edge (D-SACK test) */
 };
 
 /* Flow table: 5-tuple -> connection (both directions map to one). */
@@ -168,6 +173,8 @@ struct tn_cc_ack {
 };
 
 void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a);
+/* The model's current window in bytes (the smaller of the two flavors). */
+double tn_cc_cwnd_bytes(const struct tn_cc_model *m);
 void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double flight);
 void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout);
 void tn_cc_on_idle(struct tn_cc_model *m, int64_t t_ns, double idle_ms);

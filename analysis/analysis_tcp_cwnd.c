@@ -238,6 +238,11 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     }
 }
 
+double tn_cc_cwnd_bytes(const struct tn_cc_model *m)
+{
+    return fmin(m->f[F_RENO].cwnd, m->f[F_CUBIC].cwnd) * m->mss;
+}
+
 void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double flight)
 {
     (void)t_ns;

@@ -366,6 +366,7 @@ static void on_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
     si->cause = (uint8_t)(1 + k);
     inf->rexmit[k - TN_EV_REXMIT_FAST]++;
     seg_mark_rexmit(s, si->start, si->end);
+    s->rexmits[s->rexmit_next++ % TN_REXMIT_RING] = (struct tn_gap){.lo = si->start, .hi = si->end, .t_ns = t};
     s->last_rexmit_end = si->end;
     s->last_rexmit_ns = t;
     tn_rec_event(ctx, &cp->pub, d, k, p, (uint64_t)si->start, (uint32_t)(si->end - si->start),
@@ -423,6 +424,11 @@ static void check_idle(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enu
     if (idle < thresh)
         return;
     cp->pub.inf[d].episodes_idle++;
+    size_t before = cp->pub.nevents;
+    tn_rec_event(ctx, &cp->pub, d, TN_EV_IDLE_START, p, (uint64_t)s->una, 0,
+                 "nothing outstanding, nothing sent");
+    if (cp->pub.nevents > before)
+        cp->pub.events[before].t_ns = since;   /* the idle period began at the last activity */
     tn_rec_event(ctx, &cp->pub, d, TN_EV_IDLE_END, p, (uint64_t)s->una, 0,
                  "sender idle %.0f ms with nothing outstanding (> rto_est %.0f ms)", idle, thresh);
     tn_cc_on_idle(s->models, t, idle);
@@ -463,18 +469,36 @@ void tn_infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn
 
 /* ---- ACKs (p goes d -> !d and acknowledges the data of sender !d) ---- */
 
+/* Was [lo, hi) (or part of it) retransmitted recently? */
+static bool was_rexmitted(const struct tn_sender *s, int64_t lo, int64_t hi)
+{
+    for (unsigned i = 0; i < TN_REXMIT_RING; i++) {
+        const struct tn_gap *g = &s->rexmits[i];
+        if (g->hi > g->lo && g->lo < hi && lo < g->hi)
+            return true;
+    }
+    return false;
+}
+
 static void dsack_check(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
-                        const struct tn_pkt *p, int64_t lo, int64_t hi, int64_t hi2, bool second)
+                        const struct tn_pkt *p, int64_t lo, int64_t hi, int64_t lo2, int64_t hi2,
+                        bool second)
 {
     struct tn_sender *s = cp->dp[sd].snd;
     /* RFC 2883: the first block reports a duplicate when it lies below the cumulative ACK or
      * inside the second block */
-    bool dup = hi <= s->una || (second && lo >= cp->sack2_lo && hi <= hi2);
+    bool dup = hi <= s->una || (second && lo >= lo2 && hi <= hi2);
     if (!dup)
         return;
+    if (!was_rexmitted(s, lo, hi)) {   /* duplicated by the network, or resent unseen */
+        tn_rec_event(ctx, &cp->pub, (enum tn_dir)!sd, TN_EV_DUP_DELIVERY, p, (uint64_t)lo, (uint32_t)(hi - lo),
+                     "D-SACK %lld-%lld for data never seen resent: duplicated in the network",
+                     (long long)lo, (long long)hi);
+        return;
+    }
     cp->pub.inf[sd].rexmit[TN_EV_REXMIT_SPURIOUS - TN_EV_REXMIT_FAST]++;
     tn_rec_event(ctx, &cp->pub, (enum tn_dir)!sd, TN_EV_REXMIT_SPURIOUS, p, (uint64_t)lo,
-                 (uint32_t)(hi - lo), "D-SACK %lld-%lld: the receiver got this data twice",
+                 (uint32_t)(hi - lo), "D-SACK %lld-%lld: the retransmission was not needed",
                  (long long)lo, (long long)hi);
 }
 
@@ -495,12 +519,36 @@ static void on_sack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
                 lo2 = tn_rel_seq(ss, o->sack[1].left);
                 hi2 = tn_rel_seq(ss, o->sack[1].right);
             }
-            cp->sack2_lo = lo2;
-            dsack_check(ctx, cp, sd, p, lo, hi, hi2, o->nsack > 1);
+            dsack_check(ctx, cp, sd, p, lo, hi, lo2, hi2, o->nsack > 1);
         }
         if (hi > s->una)
             *newly += sack_add(s, lo > s->una ? lo : s->una, hi);
     }
+}
+
+/* What held the sender back between the previous ACK and this one: the receiver's window when
+ * the flight filled it, the application when the flight stayed well below the congestion
+ * window, else the congestion window -- or a bottleneck link when the RTT is inflated by a
+ * queue (> 1.5 x the minimum) while the window is full. */
+static void account_limiter(const struct tn_conn *c, struct tn_sender *s, const struct tn_cc_ack *a,
+                            int64_t t)
+{
+    int64_t dt = s->prev_ack_ns ? t - s->prev_ack_ns : 0;
+    s->prev_ack_ns = t;
+    if (dt <= 0 || a->in_episode)
+        return;
+    double cwnd = tn_cc_cwnd_bytes(s->models), mss = s->mss;
+    enum tn_limiter l;
+    if (a->rwnd_limited)
+        l = TN_LIM_RWND;
+    else if (a->flight_max + 3 * mss < cwnd && a->flight_max < 0.8 * cwnd)
+        l = TN_LIM_APP;
+    else if (s->rtt_init && s->min_rtt_ms > 0 && s->srtt_ms > 1.5 * s->min_rtt_ms)
+        l = TN_LIM_BOTTLENECK;
+    else
+        l = TN_LIM_CWND;
+    (void)c;
+    s->limiter_ns[l] += dt;
 }
 
 void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
@@ -541,13 +589,15 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
             if (r >= 0)
                 tn_stat_add(&inf->rtt_ts_ms, r);
         }
-        /* an ACK for retransmitted data faster than any round trip answered the original */
-        if (s->last_rexmit_ns && ack_rel >= s->last_rexmit_end && s->min_rtt_ms > 0 &&
-            ms_between(t, s->last_rexmit_ns) < 0.5 * s->min_rtt_ms) {
+        /* an ACK for retransmitted data sooner than the monitor<->receiver round trip answered
+         * the original: the receiver (side d) is hs_half_ms[d] away, else min data->ACK time */
+        double rt = c->hs_half_ms[d] > 0 ? c->hs_half_ms[d] : s->min_rtt_ms;
+        if (s->last_rexmit_ns && ack_rel >= s->last_rexmit_end && rt > 0 &&
+            ms_between(t, s->last_rexmit_ns) < 0.5 * rt) {
             inf->rexmit[TN_EV_REXMIT_SPURIOUS - TN_EV_REXMIT_FAST]++;
             tn_rec_event(ctx, c, d, TN_EV_REXMIT_SPURIOUS, p, (uint64_t)s->last_rexmit_end, 0,
-                         "ACK %.2f ms after the retransmission < half min rtt %.2f ms",
-                         ms_between(t, s->last_rexmit_ns), s->min_rtt_ms);
+                         "ACK %.3f ms after the retransmission < half the %.3f ms round trip to the receiver",
+                         ms_between(t, s->last_rexmit_ns), rt);
             s->last_rexmit_ns = 0;
         }
         if (s->last_rexmit_ns && ack_rel >= s->last_rexmit_end)
@@ -578,6 +628,7 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
         .rwnd_limited = rwnd_limited,
     };
     tn_cc_on_ack(s->models, &ca);
+    account_limiter(c, s, &ca, t);
     tn_rec_series(ctx, c, sd, TN_SER_INFLIGHT, t, (double)flight);
     tn_cc_record(ctx, c, sd, s->models, t);
 }
@@ -621,6 +672,16 @@ void tn_infer_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp)
         if (!s || !c->d[d].data_seen)
             continue;
         tn_cc_finish(ctx, c, (enum tn_dir)d, s->models, &c->inf[d]);
+        int64_t total = 0;
+        for (int l = 1; l < TN_LIM_COUNT; l++)
+            total += s->limiter_ns[l];
+        int best = 0;
+        for (int l = 1; l < TN_LIM_COUNT && total > 0; l++) {
+            c->inf[d].limiter_share[l] = (double)s->limiter_ns[l] / (double)total;
+            if (!best || s->limiter_ns[l] > s->limiter_ns[best])
+                best = l;
+        }
+        c->inf[d].limiter = (enum tn_limiter)best;
     }
     if (c->nevents > 1)
         qsort(c->events, c->nevents, sizeof *c->events, cmp_event);

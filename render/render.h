@@ -55,6 +55,9 @@ void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_sele
 /* Long per-connection statistics (-l), both directions side by side. */
 void tn_report_long(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel);
 
+/* The inference block of the long report for one TCP connection (render_infer.c). */
+void tn_report_tcp_inference(FILE *out, const struct tn_conn *c);
+
 /* Trace summary: packets read, TCP, DFCP, other, anomalies by kind with their first packet. */
 void tn_report_summary(FILE *out, const struct tn_analyzer *a);
 

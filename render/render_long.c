@@ -155,10 +155,12 @@ static void one_conn(FILE *out, const struct tn_conn *c)
     fprintf(out, "\tanomalies:     %" PRIu64 "\n", c->anomalies);
     fprintf(out, "   %-48s %s\n", "a->b:", "b->a:");
     common_rows(out, c);
-    if (c->proto == TN_PK_DFCP)
+    if (c->proto == TN_PK_DFCP) {
         dfcp_rows(out, c);
-    else
+    } else {
         tcp_rows(out, c);
+        tn_report_tcp_inference(out, c);
+    }
 }
 
 void tn_report_long(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel)

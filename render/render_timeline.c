@@ -29,6 +29,21 @@ void tn_report_timeline(FILE *out, const struct tn_analyzer *a, const struct tn_
             const struct tn_event *e = &c->events[k];
             if (!tn_view_time(v, e->t_ns))
                 continue;
+            /* a run of duplicate ACKs for the same sequence is one line */
+            size_t run = k;
+            while (e->kind == TN_EV_DUPACK && run + 1 < c->nevents &&
+                   c->events[run + 1].kind == TN_EV_DUPACK && c->events[run + 1].seq == e->seq &&
+                   c->events[run + 1].dir == e->dir && tn_view_time(v, c->events[run + 1].t_ns))
+                run++;
+            if (run > k) {
+                const struct tn_event *last = &c->events[run];
+                fprintf(out, "  %10.3f ms  %-4s %-18s seq %-10" PRIu64 " %zu dupacks until %.3f ms (%s .. %s)\n",
+                        (double)(e->t_ns - t0) / 1e6, dir_arrow(e->dir), "dupack", e->seq, run - k + 1,
+                        (double)(last->t_ns - t0) / 1e6, e->detail, last->detail);
+                k = run;
+                shown++;
+                continue;
+            }
             fprintf(out, "  %10.3f ms  %-4s %-18s seq %-10" PRIu64 " len %-6u pkt %-8" PRIu64 " %s\n",
                     (double)(e->t_ns - t0) / 1e6, dir_arrow(e->dir),
                     tn_event_kind_name((enum tn_event_kind)e->kind), e->seq, e->len, e->pkt, e->detail);

@@ -1,0 +1,67 @@
+/* render_infer.c - the inference part of the long report (-l) for a TCP connection: vantage
+ * point, RTT, retransmissions by cause, episodes, congestion-control flavor, rate limiter. */
+#include <inttypes.h>
+
+#include "render.h"
+
+static void stat_line(FILE *out, const char *label, const struct tn_stat *s)
+{
+    if (!s->n) {
+        fprintf(out, "       %-22s -\n", label);
+        return;
+    }
+    fprintf(out, "       %-22s %.3f / %.3f / %.3f ms (stdev %.3f, %" PRIu64 " samples)\n", label,
+            s->min, tn_stat_avg(s), s->max, tn_stat_stdev(s), s->n);
+}
+
+static void sender_block(FILE *out, const struct tn_conn *c, enum tn_dir d)
+{
+    const struct tn_tcp_infer *f = &c->inf[d];
+    fprintf(out, "     %s sender:\n", d == TN_A2B ? "a->b" : "b->a");
+    stat_line(out, "RTT min/avg/max:", &f->rtt_ms);
+    stat_line(out, "RTT (timestamps):", &f->rtt_ts_ms);
+    fprintf(out, "       %-22s fast %" PRIu64 ", timeout %" PRIu64 ", other %" PRIu64
+                 "; spurious %" PRIu64 "\n",
+            "retransmissions:", f->rexmit[0], f->rexmit[1], f->rexmit[3], f->rexmit[2]);
+    fprintf(out, "       %-22s %" PRIu64 "\n", "lost before monitor:", f->loss_upstream);
+    fprintf(out, "       %-22s fast recovery %" PRIu64 ", timeout %" PRIu64 ", zero window %" PRIu64
+                 ", idle %" PRIu64 "\n",
+            "episodes:", f->episodes_recovery, f->episodes_rto, f->episodes_zero_window,
+            f->episodes_idle);
+    if (f->slowstart_ended)
+        fprintf(out, "       %-22s %.3f s after the first packet\n", "slow start ended:",
+                (double)(f->slowstart_end_ns - (c->first.sec * 1000000000 + c->first.nsec)) / 1e9);
+    fprintf(out, "       %-22s %.0f B\n", "max bytes in flight:", f->max_inflight);
+    if (f->flavor != TN_CC_UNKNOWN)
+        fprintf(out, "       %-22s %s (confidence %.2f; median cwnd fit error reno %.1f%%, cubic %.1f%%)\n",
+                "congestion control:", tn_cc_flavor_name(f->flavor), f->flavor_confidence,
+                100 * f->cwnd_err_reno, 100 * f->cwnd_err_cubic);
+    else
+        fprintf(out, "       %-22s unknown (too few window-limited ACKs)\n", "congestion control:");
+    if (f->limiter != TN_LIM_UNKNOWN) {
+        fprintf(out, "       %-22s %s (", "rate limited by:", tn_limiter_name(f->limiter));
+        const char *sep = "";
+        for (int l = 1; l < TN_LIM_COUNT; l++) {
+            if (f->limiter_share[l] <= 0)
+                continue;
+            fprintf(out, "%s%s %.0f%%", sep, tn_limiter_name((enum tn_limiter)l), 100 * f->limiter_share[l]);
+            sep = ", ";
+        }
+        fprintf(out, ")\n");
+    }
+}
+
+void tn_report_tcp_inference(FILE *out, const struct tn_conn *c)
+{
+    fprintf(out, "   inference:\n");
+    fprintf(out, "     vantage point:         %s", tn_vantage_name(c->vantage));
+    if (c->hs_rtt_ms >= 0)
+        fprintf(out, " (handshake rtt %.3f ms: monitor<->a %.3f ms, monitor<->b %.3f ms)",
+                c->hs_rtt_ms, c->hs_half_ms[TN_A2B], c->hs_half_ms[TN_B2A]);
+    else
+        fprintf(out, " (handshake not seen)");
+    fputc('\n', out);
+    for (int d = 0; d < 2; d++)
+        if (c->d[d].data_pkts)
+            sender_block(out, c, (enum tn_dir)d);
+}
