@@ -148,15 +148,17 @@ static void rtt_update(struct tn_sender *s, double r)
 static double seg_ack(struct tn_sender *s, int64_t ack, int64_t t)
 {
     double sample = -1;
+    bool karn = false;   /* an ACK covering any retransmitted segment gives no sample */
     while (s->seg_n) {
         struct tn_seg *g = &s->segs[s->seg_head];
         if (g->end > ack)
             break;
-        sample = g->rexmit ? -1 : ms_between(t, g->t_ns);
+        karn |= g->rexmit;
+        sample = ms_between(t, g->t_ns);
         s->seg_head = (s->seg_head + 1) % TN_SEG_RING;
         s->seg_n--;
     }
-    return sample;
+    return karn ? -1 : sample;
 }
 
 static void ts_push(struct tn_sender *s, uint32_t val, int64_t t)
@@ -481,13 +483,13 @@ static bool was_rexmitted(const struct tn_sender *s, int64_t lo, int64_t hi)
 }
 
 static void dsack_check(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
-                        const struct tn_pkt *p, int64_t lo, int64_t hi, int64_t lo2, int64_t hi2,
-                        bool second)
+                        const struct tn_pkt *p, int64_t ack, int64_t lo, int64_t hi, int64_t lo2,
+                        int64_t hi2, bool second)
 {
     struct tn_sender *s = cp->dp[sd].snd;
-    /* RFC 2883: the first block reports a duplicate when it lies below the cumulative ACK or
-     * inside the second block */
-    bool dup = hi <= s->una || (second && lo >= lo2 && hi <= hi2);
+    /* RFC 2883: the first block reports a duplicate when it lies below the packet's own
+     * cumulative ACK or inside the second block */
+    bool dup = hi <= ack || (second && lo >= lo2 && hi <= hi2);
     if (!dup)
         return;
     if (!was_rexmitted(s, lo, hi)) {   /* duplicated by the network, or resent unseen */
@@ -503,7 +505,7 @@ static void dsack_check(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, en
 }
 
 static void on_sack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
-                    const struct tn_pkt *p, int64_t *newly)
+                    const struct tn_pkt *p, int64_t ack, int64_t *newly)
 {
     struct tn_sender *s = cp->dp[sd].snd;
     const struct tn_dir_stats *ss = &cp->pub.d[sd];
@@ -519,7 +521,7 @@ static void on_sack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
                 lo2 = tn_rel_seq(ss, o->sack[1].left);
                 hi2 = tn_rel_seq(ss, o->sack[1].right);
             }
-            dsack_check(ctx, cp, sd, p, lo, hi, lo2, hi2, o->nsack > 1);
+            dsack_check(ctx, cp, sd, p, ack, lo, hi, lo2, hi2, o->nsack > 1);
         }
         if (hi > s->una)
             *newly += sack_add(s, lo > s->una ? lo : s->una, hi);
@@ -565,7 +567,7 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
     s->last_ack_ns = t;
     int64_t newly_sacked = 0;
     if (p->tcp.opt.nsack)
-        on_sack(ctx, cp, sd, p, &newly_sacked);
+        on_sack(ctx, cp, sd, p, ack_rel, &newly_sacked);
 
     int64_t flight_before = pipe_bytes(s, c->d[sd].hi_rel);
     int64_t flight_max = s->flight_max;

@@ -1,0 +1,244 @@
+/* check_infer.c - TCP inference on hand-built packet sequences whose story is known by
+ * construction: vantage point, RTT (Karn), fast retransmit and recovery, timeout, D-SACK,
+ * reordering versus loss before the monitor. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+
+static struct tn_analyzer *an;
+static uint64_t pktno;
+static uint16_t next_win;   /* advertised window of the next packet fed */
+
+static void setup(void)
+{
+    struct tn_analysis_cfg cfg = {.record_events = true, .record_series = true, .record_packets = true};
+    an = tn_analyzer_new(&cfg);
+    pktno = 0;
+    next_win = 65535;
+}
+
+static void teardown(void)
+{
+    tn_analyzer_free(an);
+}
+
+enum { S = TN_TCP_SYN, A = TN_TCP_ACK, F = TN_TCP_FIN };
+
+/* Client 10.0.0.1:40000 sends to server 10.0.0.2:80; t in ms from 1000 s. */
+static void feed(bool from_client, double t_ms, uint32_t seq, uint32_t ack, uint8_t flags, uint32_t len,
+                 const struct tn_tcp_opts *opt)
+{
+    struct tn_pkt p;
+    memset(&p, 0, sizeof p);
+    p.kind = TN_PK_TCP;
+    p.ipver = 4;
+    p.src.family = p.dst.family = 4;
+    uint8_t c[4] = {10, 0, 0, 1}, s[4] = {10, 0, 0, 2};
+    memcpy(p.src.a, from_client ? c : s, 4);
+    memcpy(p.dst.a, from_client ? s : c, 4);
+    p.sport = from_client ? 40000 : 80;
+    p.dport = from_client ? 80 : 40000;
+    p.tcp.seq = seq;
+    p.tcp.ack = ack;
+    p.tcp.flags = flags;
+    p.tcp.win = next_win;
+    if (opt)
+        p.tcp.opt = *opt;
+    p.payload_len = p.payload_caplen = len;
+    p.wirelen = p.caplen = 54 + len;
+    int64_t ns = 1000000000000LL + (int64_t)(t_ms * 1e6);
+    p.ts.sec = ns / 1000000000;
+    p.ts.nsec = (uint32_t)(ns % 1000000000);
+    p.num = ++pktno;
+    tn_analyzer_add(an, &p, TN_DIS_OK, "test");
+}
+
+static const struct tn_conn *conn(void)
+{
+    tn_analyzer_finish(an);
+    return tn_analyzer_conn(an, 0);
+}
+
+static size_t count_events(const struct tn_conn *c, enum tn_event_kind k)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->nevents; i++)
+        n += c->events[i].kind == k;
+    return n;
+}
+
+/* Handshake seen next to the client: SYN-ACK 50 ms after the SYN, ACK 0.1 ms later. */
+static void handshake_near_client(void)
+{
+    struct tn_tcp_opts o = {.has_mss = true, .mss = 1000, .sack_ok = true};
+    feed(true, 0, 100, 0, S, 0, &o);
+    feed(false, 50, 900, 101, S | A, 0, &o);
+    feed(true, 50.1, 101, 901, A, 0, NULL);
+}
+
+START_TEST(test_vantage_near_client_and_middle)
+{
+    handshake_near_client();
+    const struct tn_conn *c = conn();
+    ck_assert_int_eq(c->vantage, TN_VP_NEAR_A);
+    ck_assert_double_eq_tol(c->hs_rtt_ms, 50.1, 1e-6);
+    ck_assert_double_eq_tol(c->hs_half_ms[TN_B2A], 50.0, 1e-6);
+    ck_assert_double_eq_tol(c->hs_half_ms[TN_A2B], 0.1, 1e-6);
+}
+END_TEST
+
+START_TEST(test_vantage_middle)
+{
+    feed(true, 0, 100, 0, S, 0, NULL);
+    feed(false, 20, 900, 101, S | A, 0, NULL);   /* 20 ms monitor <-> server */
+    feed(true, 50, 101, 901, A, 0, NULL);        /* 30 ms monitor <-> client */
+    const struct tn_conn *c = conn();
+    ck_assert_int_eq(c->vantage, TN_VP_MIDDLE);
+    ck_assert_double_eq_tol(c->hs_half_ms[TN_A2B], 30.0, 1e-6);
+}
+END_TEST
+
+/* Ten 1000-byte segments 1 ms apart, each ACKed 50 ms after it was sent: ten 50 ms samples. */
+START_TEST(test_rtt_samples)
+{
+    handshake_near_client();
+    for (int i = 0; i < 10; i++)
+        feed(true, 60 + i, 101 + 1000 * (uint32_t)i, 901, A, 1000, NULL);
+    for (int i = 0; i < 10; i++)
+        feed(false, 110 + i, 901, 101 + 1000 * (uint32_t)(i + 1), A, 0, NULL);
+    const struct tn_conn *c = conn();
+    ck_assert_uint_eq(c->inf[TN_A2B].rtt_ms.n, 10);
+    ck_assert_double_eq_tol(c->inf[TN_A2B].rtt_ms.min, 50.0, 1e-6);
+    ck_assert_double_eq_tol(c->inf[TN_A2B].rtt_ms.max, 50.0, 1e-6);
+    ck_assert_uint_eq(c->series[TN_A2B][TN_SER_RTT_MS].n, 10);
+}
+END_TEST
+
+/* Segment 3 (of 8) is lost after the monitor: three dupacks with SACK, a fast retransmit, one
+ * ACK covering everything.  Karn: the retransmitted segment gives no RTT sample. */
+START_TEST(test_fast_retransmit_and_recovery)
+{
+    handshake_near_client();
+    for (int i = 0; i < 8; i++)
+        feed(true, 60 + i, 101 + 1000 * (uint32_t)i, 901, A, 1000, NULL);
+    feed(false, 110, 901, 1101, A, 0, NULL);     /* seg 0 */
+    feed(false, 111, 901, 2101, A, 0, NULL);     /* seg 1 */
+    feed(false, 112, 901, 3101, A, 0, NULL);     /* seg 2; seg 3 [3101,4101) lost */
+    for (int k = 0; k < 3; k++) {                /* segs 4, 5, 6 arrive: dupacks with SACK */
+        struct tn_tcp_opts o = {.nsack = 1};
+        o.sack[0].left = 4101;
+        o.sack[0].right = 5101 + 1000 * (uint32_t)k;
+        feed(false, 114 + k, 901, 3101, A, 0, &o);
+    }
+    feed(true, 117.5, 3101, 901, A, 1000, NULL); /* fast retransmit */
+    feed(false, 167.5, 901, 9101, A, 0, NULL);   /* covers everything */
+    const struct tn_conn *c = conn();
+    const struct tn_tcp_infer *f = &c->inf[TN_A2B];
+    ck_assert_uint_eq(f->rexmit[0], 1);          /* fast */
+    ck_assert_uint_eq(f->rexmit[1], 0);
+    ck_assert_uint_eq(f->episodes_recovery, 1);
+    ck_assert_uint_eq(count_events(c, TN_EV_RECOVERY_START), 1);
+    ck_assert_uint_eq(count_events(c, TN_EV_RECOVERY_END), 1);
+    ck_assert_uint_eq(count_events(c, TN_EV_DUPACK), 3);
+    ck_assert(f->slowstart_ended);
+    ck_assert_uint_eq(f->rtt_ms.n, 3);           /* segs 0-2; the ACK of the rexmit is Karn'd */
+    ck_assert_uint_eq(c->d[TN_A2B].rexmit_pkts, 1);
+    /* the packet record of the retransmission carries its cause */
+    ck_assert_uint_eq(c->pkts[c->npkts - 2].rexmit, 1 + TN_EV_REXMIT_FAST);
+}
+END_TEST
+
+/* One segment, no ACK, silence of 1 s, the same segment again: a timeout.  Then a D-SACK shows
+ * the receiver had the first copy: the retransmission was spurious. */
+START_TEST(test_timeout_then_dsack_spurious)
+{
+    handshake_near_client();
+    feed(true, 60, 101, 901, A, 1000, NULL);
+    feed(false, 110, 901, 1101, A, 0, NULL);     /* rtt 50 ms, rto_est 200 ms */
+    feed(true, 120, 1101, 901, A, 1000, NULL);
+    feed(true, 1120, 1101, 901, A, 1000, NULL);  /* 1000 ms of silence */
+    struct tn_tcp_opts o = {.nsack = 1};
+    o.sack[0].left = 1101;
+    o.sack[0].right = 2101;
+    feed(false, 1170, 901, 2101, A, 0, &o);      /* D-SACK: block below the cumulative ACK */
+    const struct tn_conn *c = conn();
+    const struct tn_tcp_infer *f = &c->inf[TN_A2B];
+    ck_assert_uint_eq(f->rexmit[1], 1);          /* timeout */
+    ck_assert_uint_eq(f->rexmit[2], 1);          /* spurious */
+    ck_assert_uint_eq(f->episodes_rto, 1);
+    ck_assert_uint_eq(count_events(c, TN_EV_RTO_START), 1);
+    ck_assert_uint_eq(count_events(c, TN_EV_RTO_END), 1);
+}
+END_TEST
+
+/* At the receiver: segments 1 and 3 arrive, then 2.  With TSval equal to segment 1's it was
+ * sent before 3 and overtaken (reordering); with a later TSval it is a retransmission of a
+ * segment lost before the monitor. */
+static void gap_then_fill(uint32_t fill_tsval)
+{
+    struct tn_tcp_opts t1 = {.has_ts = true, .ts_val = 10}, t3 = {.has_ts = true, .ts_val = 11},
+                       t2 = {.has_ts = true, .ts_val = fill_tsval};
+    feed(true, 0, 100, 0, S, 0, NULL);
+    feed(false, 0.1, 900, 101, S | A, 0, NULL);
+    feed(true, 50, 101, 901, A, 0, NULL);
+    feed(true, 60, 101, 901, A, 1000, &t1);
+    feed(true, 61, 2101, 901, A, 1000, &t3);
+    feed(true, 62, 1101, 901, A, 1000, &t2);
+}
+
+START_TEST(test_reordering_by_tsval)
+{
+    gap_then_fill(10);
+    const struct tn_conn *c = conn();
+    ck_assert_uint_eq(count_events(c, TN_EV_OOO), 1);
+    ck_assert_uint_eq(c->inf[TN_A2B].loss_upstream, 0);
+    ck_assert_uint_eq(c->d[TN_A2B].ooo_pkts, 1);
+}
+END_TEST
+
+START_TEST(test_loss_upstream_by_tsval)
+{
+    gap_then_fill(60);
+    const struct tn_conn *c = conn();
+    ck_assert_uint_eq(count_events(c, TN_EV_OOO), 0);
+    ck_assert_uint_eq(c->inf[TN_A2B].loss_upstream, 1);
+    ck_assert_uint_eq(count_events(c, TN_EV_LOSS_UPSTREAM), 1);
+    ck_assert_int_eq(c->vantage, TN_VP_NEAR_B);
+}
+END_TEST
+
+START_TEST(test_zero_window_episode)
+{
+    handshake_near_client();
+    feed(true, 60, 101, 901, A, 1000, NULL);
+    next_win = 0;
+    feed(false, 110, 901, 1101, A, 0, NULL);     /* receiver buffer full */
+    feed(false, 300, 901, 1101, A, 0, NULL);     /* still full: same episode */
+    next_win = 65535;
+    feed(false, 500, 901, 1101, A, 0, NULL);     /* reopens */
+    const struct tn_conn *c = conn();
+    ck_assert_uint_eq(c->inf[TN_A2B].episodes_zero_window, 1);
+    ck_assert_uint_eq(count_events(c, TN_EV_ZERO_WINDOW), 1);
+    ck_assert_uint_eq(count_events(c, TN_EV_WINDOW_OPEN), 1);
+    ck_assert_uint_eq(c->d[TN_B2A].zero_wnd, 2);
+}
+END_TEST
+
+Suite *tn_infer_suite(void)
+{
+    Suite *s = suite_create("infer");
+    TCase *tc = tcase_create("tcp");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_vantage_near_client_and_middle);
+    tcase_add_test(tc, test_vantage_middle);
+    tcase_add_test(tc, test_rtt_samples);
+    tcase_add_test(tc, test_fast_retransmit_and_recovery);
+    tcase_add_test(tc, test_timeout_then_dsack_spurious);
+    tcase_add_test(tc, test_reordering_by_tsval);
+    tcase_add_test(tc, test_loss_upstream_by_tsval);
+    tcase_add_test(tc, test_zero_window_episode);
+    suite_add_tcase(s, tc);
+    return s;
+}
