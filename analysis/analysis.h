@@ -85,7 +85,9 @@ struct tn_event {
     X(QUEUE_BYTES, "queue_bytes")                   \
     X(SOJOURN_MS, "sojourn_ms")                     \
     X(DFCP_BLOCKS_INFLIGHT, "dfcp_blocks_inflight") \
-    X(JAIN_INDEX, "jain_index")
+    X(JAIN_INDEX, "jain_index")                     \
+    X(DFCP_SYMBOL_RATE, "dfcp_symbols_pps")         \
+    X(DFCP_BACK_LATENCY, "dfcp_back_latency_ms")
 
 enum tn_series_kind {
 #define X(e, s) TN_SER_##e,
@@ -221,6 +223,7 @@ struct tn_tcp_infer {
     double limiter_share[TN_LIM_COUNT];     /* share of the data-sending time per limiter */
     enum tn_limiter limiter;                /* the dominant one */
     double max_inflight;                    /* bytes */
+    double seg_size;                        /* bytes per segment the cwnd is counted in */
 };
 
 /* Per-block DFCP record (issue 5). */
@@ -234,6 +237,111 @@ struct tn_dfcp_block {
     int64_t first_ns, last_ns, back_ns;   /* back_ns 0 when no BACK seen */
     uint8_t outcome;           /* enum tn_dfcp_outcome */
     uint8_t *seen;             /* bitmap of symbol indices seen, (n + 7) / 8 bytes; owned */
+    /* issue 5 (analysis_dfcp_blocks.c) */
+    uint8_t dir;               /* enum tn_dir of the DATA; its BACK travels the other way */
+    uint8_t bflags;            /* TN_DFCP_BF_* */
+    uint16_t max_idx;          /* highest symbol index seen */
+    uint16_t dup_symbols;      /* symbols seen again with an index already seen */
+    uint16_t symbols_at_back;  /* distinct symbols seen here when the (first) BACK passed */
+    uint16_t backs;            /* BACKs seen for the block (more than 1: duplicates) */
+    uint16_t symbol_size;      /* largest DATA payload of the block */
+    uint32_t k;                /* block source length: bytes before coding (DATA or BACK header) */
+    int64_t last_at_back_ns;   /* latest symbol seen before the BACK (0: none) */
+    uint64_t first_pkt, back_pkt;   /* packet numbers of the first symbol and the BACK (0: none) */
+};
+
+enum {
+    TN_DFCP_BF_LAST = 0x01,     /* LAST_BLOCK flag seen on its DATA or BACK */
+    TN_DFCP_BF_NO_DATA = 0x02,  /* known only from its BACK: no symbol passed here */
+    TN_DFCP_BF_ACKING = 0x04,   /* its DATA carried ACKING: a BACK is expected */
+    TN_DFCP_BF_INFLIGHT = 0x08, /* counted in flight (analysis bookkeeping) */
+    TN_DFCP_BF_ENDED = 0x10,    /* a later block started: no more symbols expected here */
+};
+
+/* Was symbol index idx of block b seen at the capture point? */
+static inline bool tn_dfcp_block_has(const struct tn_dfcp_block *b, unsigned idx)
+{
+    return b->seen && idx < b->n && (b->seen[idx / 8] >> (idx % 8) & 1);
+}
+
+/* Symbol indices 0..n-1 not seen here: lost before the capture point. */
+static inline unsigned tn_dfcp_block_missing(const struct tn_dfcp_block *b)
+{
+    return b->n > b->symbols_seen ? (unsigned)(b->n - b->symbols_seen) : 0;
+}
+
+const char *tn_dfcp_outcome_name(enum tn_dfcp_outcome o);   /* "decoded", "failed", "unacked" */
+
+/* DFCP connection states (dfcp-wire-format.md "Exchange"), as bits 1 << state of
+ * tn_dfcp_infer.states when either endpoint is seen to reach them. */
+enum tn_dfcp_state {
+    TN_DFCP_S_SYN_SENT = 0,
+    TN_DFCP_S_SYN_RECV,
+    TN_DFCP_S_ESTABLISHED,
+    TN_DFCP_S_FIN_WAIT1,
+    TN_DFCP_S_FIN_WAIT2,
+    TN_DFCP_S_CLOSE_WAIT,
+    TN_DFCP_S_LAST_ACK,
+    TN_DFCP_S_TIME_WAIT,
+    TN_DFCP_S_CLOSED,
+    TN_DFCP_S_RESET,
+    TN_DFCP_S_COUNT
+};
+
+const char *tn_dfcp_state_name(enum tn_dfcp_state s);   /* "SYN_SENT", ... */
+
+/* Inference results of a DFCP connection (issue 5); filled by tn_analyzer_finish.  The data
+ * direction is the one with more DATA packets; rates and block counts describe it. */
+struct tn_dfcp_infer {
+    /* parameters announced in the SYN (side a) and SYNACK (side b) */
+    bool syn_seen, synack_seen;
+    uint8_t syn_flags, synack_flags;
+    uint16_t syn_n, synack_n;
+    uint16_t syn_window, synack_window;
+    uint32_t syn_k, synack_k;
+    uint32_t init_block;       /* the SYN's (or SYNACK's) initial block number */
+
+    /* connection life; times in ns since the epoch, 0 when not seen */
+    uint32_t states;           /* bits 1 << enum tn_dfcp_state */
+    uint32_t syn_retries, synack_retries, fin_retries, finack_retries;
+    int64_t syn_ns, established_ns, fin_ns, closed_ns, reset_ns;
+    uint64_t unknown_pkts;     /* version != 1 or reserved type: counted, not interpreted */
+    uint64_t ctl_payload_pkts; /* control packets with bytes after the header */
+    uint64_t bad_symidx;       /* DATA with symbol index >= symbols per block */
+
+    /* data direction and its parameters (from its DATA) */
+    bool data_seen;
+    uint8_t data_dir;          /* enum tn_dir */
+    bool acking, encoded;
+    uint16_t n, window;
+    uint32_t k, symbol_size;
+
+    /* blocks */
+    uint64_t blocks, decoded, failed, unacked;
+    uint64_t blocks_no_data;   /* known from a BACK only (no symbol passed here) */
+    uint64_t blocks_short;     /* blocks with symbols missing here */
+    uint64_t failed_complete;  /* failed although all n symbols passed here: lost after the monitor */
+    uint64_t symbols_seen, symbols_expected, symbols_dup;
+    double symbol_loss_seen;   /* 1 - seen/expected over blocks with DATA: lost before the monitor */
+    double redundancy;         /* n * symbol_size / k (1 = no redundancy) */
+    struct tn_stat back_first_ms;   /* first symbol -> BACK */
+    struct tn_stat back_last_ms;    /* latest symbol before the BACK -> BACK */
+
+    /* window use (only with ACKING) */
+    uint32_t inflight_max;     /* blocks */
+    double inflight_avg;       /* time-weighted over the data period */
+    double window_util;        /* inflight_avg / window */
+    double window_full_share;  /* share of the data period with window blocks in flight */
+
+    /* rates over the data period (first to last DATA) */
+    double duration_s;
+    double throughput_bps;     /* all DATA payload bytes */
+    double goodput_bps;        /* source bytes (k) of blocks decoded; 0 without ACKING */
+    double goodput_ratio;      /* goodput / throughput */
+    double symbol_rate_pps;
+    double gap_median_us;      /* median gap between consecutive symbols of a block */
+    enum tn_limiter limiter;   /* RWND: block window; APP: rate-capped sender; BOTTLENECK */
+    char limiter_why[80];
 };
 
 struct tn_conn {
@@ -262,8 +370,9 @@ struct tn_conn {
     struct tn_series series[2][TN_SER_COUNT];
     struct tn_pktrec *pkts;
     size_t npkts, cap_pkts;
-    struct tn_dfcp_block *blocks;   /* DFCP: in order of first symbol */
+    struct tn_dfcp_block *blocks;   /* DFCP: by block number (serial order) after finish */
     size_t nblocks, cap_blocks;
+    struct tn_dfcp_infer dfcp;      /* DFCP inference (issue 5) */
 };
 
 /* Per-trace totals. */
@@ -307,5 +416,31 @@ enum tn_conn_state tn_conn_state(const struct tn_conn *c);
 
 /* Throughput of a direction in bit/s over the connection's duration (0 when < 1 packet). */
 double tn_dir_throughput_bps(const struct tn_conn *c, enum tn_dir d);
+
+/* ---- grading against kernel ground truth (analysis_truth.c) ---- */
+struct tn_truth;
+
+/* Load a tcp_probe file: the lab's tcp_probe.csv (then tcp_cong_state.csv and
+ * tcp_retransmit.csv beside it are read too) or a raw tracefs text dump. */
+int tn_truth_load(const char *path, struct tn_truth **out, struct tn_err *err);
+void tn_truth_free(struct tn_truth *t);
+
+/* Accuracy for one sender (connection, direction) that the truth covers. */
+struct tn_accuracy {
+    unsigned conn;
+    int dir;
+    uint64_t probes, limited;                 /* probes matched; of them cwnd-limited */
+    size_t cwnd_n, cwnd_open_n, rtt_n;
+    double cwnd_err_med, cwnd_err_p90;        /* |est - true| / true over cwnd-limited ACKs */
+    double cwnd_err_open_med, cwnd_err_open_p90;   /* the same outside Recovery/Loss/CWR */
+    double rtt_err_med, rtt_err_p90;          /* our smoothed RTT against the kernel's srtt */
+    uint64_t truth_episodes[2], our_episodes[2], matched_episodes[2];   /* [0] recovery [1] timeout */
+    uint64_t truth_rexmits, our_rexmits;
+    uint64_t confusion[3][4];                 /* truth fast/rto/other x ours fast/rto/other/none */
+};
+
+/* Grade every covered sender; returns how many entries of out were filled (at most max). */
+size_t tn_truth_compare(const struct tn_truth *t, const struct tn_analyzer *a, struct tn_accuracy *out,
+                        size_t max);
 
 #endif

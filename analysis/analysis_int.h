@@ -89,6 +89,8 @@ struct tn_sender {
     unsigned rexmit_next;
     int64_t limiter_ns[TN_LIM_COUNT];        /* time spent under each rate limiter */
     int64_t prev_ack_ns;
+    bool sack;                 /* SACK negotiated: the scoreboard counts; else dupacks do */
+    double reno_sacked;        /* without SACK: segments known to have left (one per dupack) */
     int64_t last_interval_end; /* throughput/goodput series */
     uint64_t interval_bytes, interval_good;
     /* cwnd models */
@@ -102,11 +104,41 @@ struct tn_dir_priv {
     struct tn_sender *snd;     /* allocated at the connection's first data (TCP) */
 };
 
+/* DFCP bookkeeping of one connection (analysis_dfcp*.c).  Fixed size: no allocation besides
+ * the block records themselves, which tn_conn_free_records frees. */
+#define TN_DFCP_GAP_BINS 80    /* histogram of symbol gaps, 2 bins per octave of ns: 1 ns .. ~1100 s */
+#define TN_DFCP_SCAN 4096      /* how far back a block is looked for when the hints miss */
+
+struct tn_dfcp_dir {
+    size_t hint;               /* index + 1 of the block the last DATA went to (0: none) */
+    size_t oldest;             /* no block below this index is in flight */
+    uint32_t hi_block;         /* highest block number with a record in this direction */
+    bool hi_set;
+    uint32_t inflight;         /* blocks with a symbol seen, no BACK (ACKING) */
+    int64_t first_data_ns, last_data_ns;
+    uint64_t data_pkts;
+    int64_t last_change_ns;    /* in-flight bookkeeping: time-weighted area and window-full time */
+    double inflight_area;      /* blocks * ns */
+    int64_t full_ns, full_since;
+    int64_t iv_end;            /* throughput/goodput/symbol-rate interval */
+    uint64_t iv_bytes, iv_good, iv_syms;
+    uint32_t gap_hist[TN_DFCP_GAP_BINS];
+    uint64_t good_bytes;       /* source bytes of decoded blocks */
+};
+
+struct tn_dfcp_priv {
+    struct tn_dfcp_dir dir[2];
+    bool fin_seen[2], finack_seen[2];
+    bool synack_pending;       /* a SYNACK seen, its ACK not yet */
+    int64_t synack_ns;
+};
+
 struct tn_conn_priv {
     struct tn_conn pub;        /* first member: a tn_conn * is a tn_conn_priv * */
     struct tn_dir_priv dp[2];
     uint64_t hash;
     int64_t hs_syn_ns, hs_synack_ns;   /* latest SYN (a->b) and SYN-ACK (b->a) seen */
+    struct tn_dfcp_priv dfcp;          /* DFCP connections only */
 };
 
 /* Flow table: 5-tuple -> connection (both directions map to one). */
@@ -142,6 +174,12 @@ void tn_dfcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *c, enum 
 void tn_tcp_conn_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *c);
 void tn_dfcp_conn_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *c);
 void tn_tcp_conn_free(struct tn_conn_priv *c);
+/* DFCP blocks (analysis_dfcp_blocks.c), called by analysis_dfcp.c. */
+void tn_dfcp_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                  const struct tn_pkt *p);
+void tn_dfcp_back(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                  const struct tn_pkt *p);
+void tn_dfcp_blocks_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp);
 
 /* Inference (analysis_tcp_infer.c), called by analysis_tcp.c after the counters. */
 void tn_infer_handshake(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p);
@@ -168,7 +206,8 @@ struct tn_cc_ack {
     double rtt_ms;             /* an RTT sample from this ACK, or < 0 */
     double flight_max;         /* highest pipe since the previous ACK: what the window allowed */
     double flight_now;         /* pipe after this ACK */
-    bool in_episode;           /* fast recovery or timeout recovery under way */
+    bool in_episode;           /* fast recovery or timeout recovery under way (after this ACK) */
+    bool episode_ended;        /* this ACK ended one: its flight belongs to the episode */
     bool rwnd_limited;         /* the receiver's window bounded the flight */
 };
 

@@ -220,6 +220,8 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
             prr_ack(f, segs, pipe);
             continue;
         }
+        if (a->episode_ended)
+            continue;   /* the flight before this ACK was shaped by the recovery */
         /* Linux grows the window only when it limits the sender (tcp_is_cwnd_limited) */
         bool cwnd_limited = !a->rwnd_limited &&
                             (f->cwnd < f->ssthresh ? f->cwnd < 2 * flight : flight >= f->cwnd - 3);
@@ -254,10 +256,10 @@ void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double fli
         bool already = f->in_recovery;
         if (!already) {   /* an RTO inside recovery keeps the ssthresh already set (Linux) */
             if (i == F_RENO) {
-                f->ssthresh = fmax(f->cwnd / 2, 2);
+                f->ssthresh = fmax(floor(f->cwnd / 2), 2);   /* tcp_reno_ssthresh: cwnd >> 1 */
             } else {
                 f->last_max = f->cwnd < f->last_max ? f->cwnd * (1 + CUBIC_BETA) / 2 : f->cwnd;
-                f->ssthresh = fmax(f->cwnd * CUBIC_BETA, 2);
+                f->ssthresh = fmax(floor(f->cwnd * CUBIC_BETA), 2);   /* (cwnd * 717) >> 10 */
                 f->epoch_start = 0;
             }
             f->prior_cwnd = f->cwnd;

@@ -254,6 +254,12 @@ static int64_t pipe_bytes(const struct tn_sender *s, int64_t hi)
     if (!s->una_set || hi <= s->una)
         return 0;
     int64_t out = hi - s->una;
+    if (!s->sack) {
+        /* Without SACK each duplicate ACK says one segment left the network (RFC 6582, Linux
+         * tcp_add_reno_sack); the retransmitted head was marked lost, so the two cancel. */
+        int64_t p = out - (int64_t)(s->reno_sacked * s->mss);
+        return p < 0 ? 0 : p;
+    }
     int64_t sacked = sacked_bytes(s, s->una);
     int64_t lost = 0;
     if (s->episode != TN_EP_NONE && s->nsacked) {
@@ -281,6 +287,7 @@ static void end_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, en
         tn_cc_on_recovery_end(s->models, tn_time_ns(p->ts), s->episode == TN_EP_RTO);
     s->episode = TN_EP_NONE;
     s->rexmit_out = 0;
+    s->reno_sacked = 0;
 }
 
 static void start_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
@@ -565,6 +572,7 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
     int64_t t = tn_time_ns(p->ts);
     interval_flush(ctx, c, sd, s, t);
     s->last_ack_ns = t;
+    s->sack = c->d[0].sack_ok && c->d[1].sack_ok;
     int64_t newly_sacked = 0;
     if (p->tcp.opt.nsack)
         on_sack(ctx, cp, sd, p, ack_rel, &newly_sacked);
@@ -574,6 +582,7 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
     s->flight_max = flight_before;
     int64_t acked = 0;
     double rtt = -1;
+    bool was_in_episode = s->episode != TN_EP_NONE;
     if (!s->una_set || ack_rel > s->una) {
         acked = s->una_set ? ack_rel - s->una : 0;
         s->una = ack_rel;
@@ -608,10 +617,19 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
         if (s->rexmit_out > 0 && acked > 0)
             s->rexmit_out = s->rexmit_out > acked ? s->rexmit_out - acked : 0;
         s->dupacks = 0;
+        /* Linux tcp_remove_reno_sacks: the first segment acknowledged is the retransmitted
+         * head, not a duplicate-ACKed one; outside recovery an advancing ACK clears them */
+        if (s->episode == TN_EP_NONE)
+            s->reno_sacked = 0;
+        else
+            s->reno_sacked = fmax(0, s->reno_sacked - fmax(0, (double)acked / s->mss - 1));
         if (s->episode != TN_EP_NONE && ack_rel >= s->recovery_point)
             end_episode(ctx, cp, sd, d, p, "ACK covers the recovery point");
     } else if (c->d[d].dup_run > s->dupacks) {
         s->dupacks = c->d[d].dup_run;
+        double outstanding = (double)(c->d[sd].hi_rel - s->una) / s->mss;
+        if (!s->sack && s->reno_sacked + 1 < outstanding)
+            s->reno_sacked += 1;
         tn_rec_event(ctx, c, d, TN_EV_DUPACK, p, (uint64_t)ack_rel, 0, "dupack #%u%s", s->dupacks,
                      p->tcp.opt.nsack ? " with sack" : "");
     }
@@ -627,6 +645,7 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
         .flight_max = (double)flight_max,
         .flight_now = (double)flight,
         .in_episode = s->episode != TN_EP_NONE,
+        .episode_ended = was_in_episode && s->episode == TN_EP_NONE,
         .rwnd_limited = rwnd_limited,
     };
     tn_cc_on_ack(s->models, &ca);
@@ -674,6 +693,7 @@ void tn_infer_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp)
         if (!s || !c->d[d].data_seen)
             continue;
         tn_cc_finish(ctx, c, (enum tn_dir)d, s->models, &c->inf[d]);
+        c->inf[d].seg_size = s->mss;
         int64_t total = 0;
         for (int l = 1; l < TN_LIM_COUNT; l++)
             total += s->limiter_ns[l];

@@ -166,9 +166,44 @@ static int write_files(const struct tn_options *o, const struct tn_analyzer *an,
         r = check(tn_csv_write_series(o->csv_dir, an, v, &err), &err);
         status = r > status ? r : status;
         /* packets.csv and dfcp_blocks.csv: render_csv_packets.c, render_csv_dfcp.c */
+        r = check(tn_csv_write_packets(o->csv_dir, an, v, &err), &err);
+        status = r > status ? r : status;
+        r = check(tn_csv_write_dfcp_blocks(o->csv_dir, an, v, &err), &err); status = r > status ? r : status;
     }
     /* figures (--plot) and xplot files (--xplot): render_plot*.c, render_xplot.c */
+    if (o->plot_dir) {
+        struct tn_plot_opts po = {
+            .format = o->plot_format,
+            .width = o->plot_width,
+            .height = o->plot_height,
+            .scale = o->plot_scale,
+            .truth_file = o->truth_file,
+        };
+        r = check(tn_plot_write_all(o->plot_dir, an, v, &po, &err), &err);
+        status = r > status ? r : status;
+    }
+    if (o->xplot_dir) {
+        r = check(tn_xplot_write_all(o->xplot_dir, an, v, o->xplot_full, &err), &err);
+        status = r > status ? r : status;
+    }
     return status;
+}
+
+static int report_truth(const char *path, const struct tn_analyzer *an)
+{
+    struct tn_truth *truth;
+    struct tn_err err;
+    if (tn_truth_load(path, &truth, &err) < 0) {
+        warn(err.msg);
+        return EXIT_INPUT;
+    }
+    size_t max = 2 * tn_analyzer_conn_count(an) + 1;
+    struct tn_accuracy *acc = tn_xcalloc(max, sizeof *acc);
+    size_t n = tn_truth_compare(truth, an, acc, max);
+    tn_report_accuracy(stdout, acc, n);
+    free(acc);
+    tn_truth_free(truth);
+    return EXIT_OK;
 }
 
 static int write_outputs(const struct tn_options *o, const struct tn_analyzer *an)
@@ -193,6 +228,8 @@ static int write_outputs(const struct tn_options *o, const struct tn_analyzer *a
         tn_report_timeline(stdout, an, &view);
     tn_report_summary(stdout, an);
     int status = write_files(o, an, &view);
+    if (o->truth_file)
+        status = report_truth(o->truth_file, an) > status ? EXIT_INPUT : status;
     free(picked);
     return status;
 }
@@ -227,7 +264,7 @@ int main(int argc, char **argv)
     dcfg.dfcp_udp_port = o.dfcp_udp_port;
     bool files = o.csv_dir || o.plot_dir || o.xplot_dir;
     struct tn_analysis_cfg acfg = {
-        .record_events = files || o.timeline,
+        .record_events = files || o.timeline || o.truth_file,
         .record_series = files || o.truth_file,
         .record_packets = files,
         .interval_ns = o.interval_ns,

@@ -58,6 +58,9 @@ void tn_report_long(FILE *out, const struct tn_analyzer *a, const struct tn_sele
 /* The inference block of the long report for one TCP connection (render_infer.c). */
 void tn_report_tcp_inference(FILE *out, const struct tn_conn *c);
 
+/* The --truth accuracy report (render_accuracy.c). */
+void tn_report_accuracy(FILE *out, const struct tn_accuracy *r, size_t n);
+
 /* Trace summary: packets read, TCP, DFCP, other, anomalies by kind with their first packet. */
 void tn_report_summary(FILE *out, const struct tn_analyzer *a);
 

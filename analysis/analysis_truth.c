@@ -1,0 +1,452 @@
+/* analysis_truth.c - grade the inference against kernel ground truth: tcp_probe (snd_cwnd,
+ * srtt), tcp_cong_state_set (Recovery/Loss entries) and tcp_retransmit_skb, read from the lab's
+ * CSV files (docs/lab.md) or from a raw tracefs text dump. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_int.h"
+
+/* One flow end as the kernel names it: "10.1.1.2:40001". */
+struct truth_key {
+    char src[64], dst[64];
+};
+
+struct truth_probe {
+    struct truth_key k;
+    int64_t t_ns;
+    double cwnd, ssthresh, srtt_ms;
+    int64_t inflight;          /* snd_nxt - snd_una, bytes */
+};
+
+struct truth_state {
+    struct truth_key k;
+    int64_t t_ns;
+    int state;                 /* 0 Open 1 Disorder 2 CWR 3 Recovery 4 Loss */
+};
+
+struct truth_rexmit {
+    struct truth_key k;
+    int64_t t_ns;
+};
+
+struct tn_truth {
+    struct truth_probe *probes;
+    size_t nprobes, cap_probes;
+    struct truth_state *states;
+    size_t nstates, cap_states;
+    struct truth_rexmit *rexmits;
+    size_t nrexmits, cap_rexmits;
+};
+
+void tn_truth_free(struct tn_truth *t)
+{
+    if (!t)
+        return;
+    free(t->probes);
+    free(t->states);
+    free(t->rexmits);
+    free(t);
+}
+
+static int64_t parse_time_ns(const char *s)
+{
+    char *end;
+    long long sec = strtoll(s, &end, 10);
+    int64_t ns = (int64_t)sec * 1000000000;
+    if (*end == '.') {
+        int64_t frac = 0, scale = 100000000;
+        for (const char *q = end + 1; *q >= '0' && *q <= '9' && scale > 0; q++, scale /= 10)
+            frac += (*q - '0') * scale;
+        ns += frac;
+    }
+    return ns;
+}
+
+/* Split a CSV line (no quoting in the lab's files) into at most max fields. */
+static int split_csv(char *line, char **f, int max)
+{
+    int n = 0;
+    char *p = line;
+    while (n < max) {
+        f[n++] = p;
+        char *c = strchr(p, ',');
+        if (!c)
+            break;
+        *c = 0;
+        p = c + 1;
+    }
+    char *nl = strpbrk(f[n - 1], "\r\n");
+    if (nl)
+        *nl = 0;
+    return n;
+}
+
+static void key_set(struct truth_key *k, const char *sa, const char *sp, const char *da, const char *dp)
+{
+    snprintf(k->src, sizeof k->src, "%s:%s", sa, sp);
+    snprintf(k->dst, sizeof k->dst, "%s:%s", da, dp);
+}
+
+/* time_s,flow,saddr,sport,daddr,dport,data_len,snd_nxt,snd_una,snd_cwnd,ssthresh,snd_wnd,srtt_us,rcv_wnd */
+static void probe_csv(struct tn_truth *t, char **f, int n)
+{
+    if (n < 13)
+        return;
+    tn_grow((void **)&t->probes, &t->cap_probes, t->nprobes + 1, sizeof *t->probes);
+    struct truth_probe *p = &t->probes[t->nprobes++];
+    key_set(&p->k, f[2], f[3], f[4], f[5]);
+    p->t_ns = parse_time_ns(f[0]);
+    double nxt = strtod(f[7], NULL), una = strtod(f[8], NULL);
+    double d = nxt - una;
+    if (d < -2147483648.0)
+        d += 4294967296.0;   /* snd_nxt wrapped past snd_una */
+    p->inflight = (int64_t)d;
+    p->cwnd = strtod(f[9], NULL);
+    p->ssthresh = strtod(f[10], NULL);
+    p->srtt_ms = strtod(f[12], NULL) / 1000.0;
+}
+
+static const char *kv_get(const char *line, const char *key, char *buf, size_t len)
+{
+    char pat[32];
+    snprintf(pat, sizeof pat, " %s=", key);
+    const char *p = strstr(line, pat);
+    if (!p)
+        return NULL;
+    p += strlen(pat);
+    size_t i = 0;
+    while (p[i] && p[i] != ' ' && p[i] != '\n' && i + 1 < len) {
+        buf[i] = p[i];
+        i++;
+    }
+    buf[i] = 0;
+    return buf;
+}
+
+/* A raw tracefs line: "... 1796044084.209146: tcp_probe: ... src=A:P dest=B:Q ... snd_cwnd=10 ..." */
+static void probe_text(struct tn_truth *t, const char *line)
+{
+    const char *ev = strstr(line, " tcp_probe:");
+    if (!ev)
+        return;
+    const char *ts = ev;
+    while (ts > line && ts[-1] != ' ')
+        ts--;
+    char src[64], dst[64], v[32];
+    if (!kv_get(ev, "src", src, sizeof src) || !kv_get(ev, "dest", dst, sizeof dst))
+        return;
+    tn_grow((void **)&t->probes, &t->cap_probes, t->nprobes + 1, sizeof *t->probes);
+    struct truth_probe *p = &t->probes[t->nprobes++];
+    memset(p, 0, sizeof *p);
+    snprintf(p->k.src, sizeof p->k.src, "%s", src);
+    snprintf(p->k.dst, sizeof p->k.dst, "%s", dst);
+    p->t_ns = parse_time_ns(ts);
+    double nxt = kv_get(ev, "snd_nxt", v, sizeof v) ? (double)strtoul(v, NULL, 16) : 0;
+    double una = kv_get(ev, "snd_una", v, sizeof v) ? (double)strtoul(v, NULL, 16) : 0;
+    double d = nxt - una;
+    if (d < -2147483648.0)
+        d += 4294967296.0;
+    p->inflight = (int64_t)d;
+    p->cwnd = kv_get(ev, "snd_cwnd", v, sizeof v) ? strtod(v, NULL) : 0;
+    p->ssthresh = kv_get(ev, "ssthresh", v, sizeof v) ? strtod(v, NULL) : 0;
+    p->srtt_ms = kv_get(ev, "srtt", v, sizeof v) ? strtod(v, NULL) / 1000.0 : 0;
+}
+
+static int load_probes(struct tn_truth *t, const char *path, struct tn_err *err)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return tn_err_set(err, TN_EIO, "%s: %s", path, strerror(errno));
+    char line[1024];
+    bool csv = false, first = true;
+    while (fgets(line, sizeof line, fp)) {
+        if (first) {
+            first = false;
+            csv = strncmp(line, "time_s,", 7) == 0;
+            if (csv)
+                continue;
+        }
+        if (csv) {
+            char *f[16];
+            probe_csv(t, f, split_csv(line, f, 16));
+        } else {
+            probe_text(t, line);
+        }
+    }
+    fclose(fp);
+    if (t->nprobes == 0)
+        return tn_err_set(err, TN_EFORMAT, "%s: no tcp_probe records (lab CSV or tracefs text)", path);
+    return 0;
+}
+
+/* Sibling CSVs of the lab (optional): tcp_cong_state.csv and tcp_retransmit.csv. */
+static void load_siblings(struct tn_truth *t, const char *path)
+{
+    char dir[4096], p[4200];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[1] = 0;
+    else
+        dir[0] = 0;
+    char line[512];
+    char *f[16];
+    snprintf(p, sizeof p, "%stcp_cong_state.csv", dir);
+    FILE *fp = fopen(p, "r");
+    if (fp) {
+        while (fgets(line, sizeof line, fp)) {
+            if (strncmp(line, "time_s,", 7) == 0 || split_csv(line, f, 16) < 7)
+                continue;
+            tn_grow((void **)&t->states, &t->cap_states, t->nstates + 1, sizeof *t->states);
+            struct truth_state *s = &t->states[t->nstates++];
+            key_set(&s->k, f[2], f[3], f[4], f[5]);
+            s->t_ns = parse_time_ns(f[0]);
+            s->state = atoi(f[6]);
+        }
+        fclose(fp);
+    }
+    snprintf(p, sizeof p, "%stcp_retransmit.csv", dir);
+    fp = fopen(p, "r");
+    if (fp) {
+        while (fgets(line, sizeof line, fp)) {
+            if (strncmp(line, "time_s,", 7) == 0 || split_csv(line, f, 16) < 6)
+                continue;
+            tn_grow((void **)&t->rexmits, &t->cap_rexmits, t->nrexmits + 1, sizeof *t->rexmits);
+            struct truth_rexmit *r = &t->rexmits[t->nrexmits++];
+            key_set(&r->k, f[2], f[3], f[4], f[5]);
+            r->t_ns = parse_time_ns(f[0]);
+        }
+        fclose(fp);
+    }
+}
+
+int tn_truth_load(const char *path, struct tn_truth **out, struct tn_err *err)
+{
+    struct tn_truth *t = tn_xcalloc(1, sizeof *t);
+    int r = load_probes(t, path, err);
+    if (r) {
+        tn_truth_free(t);
+        return r;
+    }
+    load_siblings(t, path);
+    *out = t;
+    return 0;
+}
+
+/* ---- comparison ---- */
+
+static bool key_is(const struct truth_key *k, const struct tn_addr *sa, uint16_t sp,
+                   const struct tn_addr *da, uint16_t dp)
+{
+    char a[64], b[64], x[80], y[80];
+    tn_addr_str(sa, a, sizeof a);
+    tn_addr_str(da, b, sizeof b);
+    snprintf(x, sizeof x, "%s:%u", a, sp);
+    snprintf(y, sizeof y, "%s:%u", b, dp);
+    return strcmp(k->src, x) == 0 && strcmp(k->dst, y) == 0;
+}
+
+/* The direction of c whose sender the key names, or -1. */
+static int key_dir(const struct truth_key *k, const struct tn_conn *c, int64_t t_ns)
+{
+    int64_t first = tn_time_ns(c->first) - 1000000000, last = tn_time_ns(c->last) + 1000000000;
+    if (t_ns < first || t_ns > last)
+        return -1;
+    if (key_is(k, &c->a, c->a_port, &c->b, c->b_port))
+        return TN_A2B;
+    if (key_is(k, &c->b, c->b_port, &c->a, c->a_port))
+        return TN_B2A;
+    return -1;
+}
+
+/* Index of the last point at or before t, or -1. */
+static long series_at(const struct tn_series *s, int64_t t)
+{
+    long lo = 0, hi = (long)s->n - 1, best = -1;
+    while (lo <= hi) {
+        long mid = (lo + hi) / 2;
+        if (s->pts[mid].t_ns <= t) {
+            best = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return best;
+}
+
+static int cmp_dbl(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+static void quantiles(double *v, size_t n, double *med, double *p90)
+{
+    if (!n) {
+        *med = *p90 = -1;
+        return;
+    }
+    qsort(v, n, sizeof *v, cmp_dbl);
+    *med = v[n / 2];
+    *p90 = v[(size_t)((double)(n - 1) * 0.9)];
+}
+
+/* Kernel congestion state of the flow at time t (0 Open when nothing is known). */
+static int state_at(const struct tn_truth *t, const struct truth_key *k, int64_t at)
+{
+    int st = 0;
+    for (size_t i = 0; i < t->nstates && t->states[i].t_ns <= at; i++)
+        if (strcmp(t->states[i].k.src, k->src) == 0 && strcmp(t->states[i].k.dst, k->dst) == 0)
+            st = t->states[i].state;
+    return st;
+}
+
+static void grade_cwnd_rtt(const struct tn_truth *t, const struct tn_conn *c, int d,
+                           struct tn_accuracy *r)
+{
+    const struct tn_series *cw = &c->series[d][TN_SER_CWND_EST], *rt = &c->series[d][TN_SER_RTT_MS];
+    double mss = c->inf[d].seg_size > 0 ? c->inf[d].seg_size : 1448;
+    double *ecw = tn_xcalloc(t->nprobes + 1, sizeof *ecw), *ecw_all = tn_xcalloc(t->nprobes + 1, sizeof *ecw_all);
+    double *ert = tn_xcalloc(t->nprobes + 1, sizeof *ert);
+    size_t ncw = 0, nall = 0, nrt = 0;
+    double srtt = -1;
+    size_t ri = 0;
+    for (size_t i = 0; i < t->nprobes; i++) {
+        const struct truth_probe *p = &t->probes[i];
+        if (key_dir(&p->k, c, p->t_ns) != d)
+            continue;
+        r->probes++;
+        /* our smoothed RTT (RFC 6298) over the samples up to the probe */
+        for (; ri < rt->n && rt->pts[ri].t_ns <= p->t_ns; ri++)
+            srtt = srtt < 0 ? rt->pts[ri].v : 0.875 * srtt + 0.125 * rt->pts[ri].v;
+        if (srtt > 0 && p->srtt_ms > 0)
+            ert[nrt++] = fabs(srtt - p->srtt_ms) / p->srtt_ms;
+        /* tcp_probe fires before the ACK is processed: compare with our estimate after the
+         * previous ACK (skip our point for this very ACK, seen at the interface just before) */
+        long j = series_at(cw, p->t_ns);
+        if (j >= 0 && p->t_ns - cw->pts[j].t_ns < 200000)
+            j--;
+        if (j < 0 || p->cwnd <= 0)
+            continue;
+        bool limited = (double)p->inflight >= (p->cwnd - 2) * mss;
+        if (!limited)
+            continue;
+        double e = fabs(cw->pts[j].v / mss - p->cwnd) / p->cwnd;
+        ecw_all[nall++] = e;
+        int st = state_at(t, &p->k, p->t_ns);
+        if (st < 2)   /* Open or Disorder: outside window reductions */
+            ecw[ncw++] = e;
+        r->limited++;
+    }
+    quantiles(ecw_all, nall, &r->cwnd_err_med, &r->cwnd_err_p90);
+    quantiles(ecw, ncw, &r->cwnd_err_open_med, &r->cwnd_err_open_p90);
+    quantiles(ert, nrt, &r->rtt_err_med, &r->rtt_err_p90);
+    r->cwnd_n = nall;
+    r->cwnd_open_n = ncw;
+    r->rtt_n = nrt;
+    free(ecw);
+    free(ecw_all);
+    free(ert);
+}
+
+/* Match kernel Recovery (3) / Loss (4) entries with our recovery_start / rto_start events within
+ * one RTT. */
+static void grade_episodes(const struct tn_truth *t, const struct tn_conn *c, int d, struct tn_accuracy *r)
+{
+    double rtt_ns = (c->hs_rtt_ms > 0 ? c->hs_rtt_ms : 100.0) * 1e6;
+    bool *used = tn_xcalloc(c->nevents + 1, sizeof *used);
+    int prev = 0;
+    for (size_t i = 0; i < t->nstates; i++) {
+        const struct truth_state *s = &t->states[i];
+        if (key_dir(&s->k, c, s->t_ns) != d)
+            continue;
+        bool entry = (s->state == 3 || s->state == 4) && s->state != prev;
+        prev = s->state;
+        if (!entry)
+            continue;
+        int kind = s->state == 3 ? TN_EV_RECOVERY_START : TN_EV_RTO_START;
+        r->truth_episodes[s->state == 4]++;
+        for (size_t k = 0; k < c->nevents; k++) {
+            const struct tn_event *e = &c->events[k];
+            if (!used[k] && e->kind == kind && e->dir == d && fabs((double)(e->t_ns - s->t_ns)) <= rtt_ns) {
+                used[k] = true;
+                r->matched_episodes[s->state == 4]++;
+                break;
+            }
+        }
+    }
+    for (size_t k = 0; k < c->nevents; k++) {
+        if (c->events[k].dir != d)
+            continue;
+        if (c->events[k].kind == TN_EV_RECOVERY_START)
+            r->our_episodes[0]++;
+        else if (c->events[k].kind == TN_EV_RTO_START)
+            r->our_episodes[1]++;
+    }
+    free(used);
+}
+
+/* Kernel retransmissions, their cause from the congestion state at that moment (Recovery: fast,
+ * Loss: timeout, else: other, e.g. a tail loss probe), against ours matched by time. */
+static void grade_rexmits(const struct tn_truth *t, const struct tn_conn *c, int d, struct tn_accuracy *r)
+{
+    bool *used = tn_xcalloc(c->nevents + 1, sizeof *used);
+    for (size_t i = 0; i < t->nrexmits; i++) {
+        const struct truth_rexmit *x = &t->rexmits[i];
+        if (key_dir(&x->k, c, x->t_ns) != d)
+            continue;
+        int st = state_at(t, &x->k, x->t_ns);
+        int tc = st == 3 ? 0 : st == 4 ? 1 : 2;
+        r->truth_rexmits++;
+        long best = -1;
+        double bestdt = 5e6;   /* within 5 ms of the kernel's event */
+        for (size_t k = 0; k < c->nevents; k++) {
+            const struct tn_event *e = &c->events[k];
+            bool rx = e->kind == TN_EV_REXMIT_FAST || e->kind == TN_EV_REXMIT_RTO || e->kind == TN_EV_REXMIT_OTHER;
+            double dt = fabs((double)(e->t_ns - x->t_ns));
+            if (rx && !used[k] && e->dir == d && dt < bestdt) {
+                bestdt = dt;
+                best = (long)k;
+            }
+        }
+        int oc = 3;
+        if (best >= 0) {
+            used[best] = true;
+            int k = c->events[best].kind;
+            oc = k == TN_EV_REXMIT_FAST ? 0 : k == TN_EV_REXMIT_RTO ? 1 : 2;
+        }
+        r->confusion[tc][oc]++;
+    }
+    r->our_rexmits = c->inf[d].rexmit[0] + c->inf[d].rexmit[1] + c->inf[d].rexmit[3];
+    free(used);
+}
+
+size_t tn_truth_compare(const struct tn_truth *t, const struct tn_analyzer *a, struct tn_accuracy *out,
+                        size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < tn_analyzer_conn_count(a) && n < max; i++) {
+        const struct tn_conn *c = tn_analyzer_conn(a, i);
+        if (c->proto != TN_PK_TCP)
+            continue;
+        for (int d = 0; d < 2 && n < max; d++) {
+            bool any = false;
+            for (size_t k = 0; k < t->nprobes && !any; k++)
+                any = key_dir(&t->probes[k].k, c, t->probes[k].t_ns) == d;
+            if (!any || !c->d[d].data_pkts)
+                continue;
+            struct tn_accuracy *r = &out[n++];
+            memset(r, 0, sizeof *r);
+            r->conn = c->idx;
+            r->dir = d;
+            grade_cwnd_rtt(t, c, d, r);
+            grade_episodes(t, c, d, r);
+            grade_rexmits(t, c, d, r);
+        }
+    }
+    return n;
+}
