@@ -83,8 +83,12 @@ struct tn_sender {
     bool rwnd_seen;
     uint32_t mss;              /* the receiver's MSS (1448 when not seen) */
     int64_t flight_max;        /* highest pipe since the last ACK */
+    int64_t sent_flight_max;   /* highest pipe right after a send since the last ACK (0: none) */
     int64_t last_rexmit_end;   /* the latest retransmission, for ACK-timing spurious checks */
     int64_t last_rexmit_ns;
+    int64_t last_head_rexmit_ns;   /* retransmission of the segment at snd_una (rearms the RTO) */
+    int64_t last_head_rexmit_start;
+    int64_t first_send_ns;
     struct tn_gap rexmits[TN_REXMIT_RING];   /* recent retransmitted ranges (D-SACK matching) */
     unsigned rexmit_next;
     int64_t limiter_ns[TN_LIM_COUNT];        /* time spent under each rate limiter */
@@ -119,7 +123,9 @@ struct tn_dfcp_dir {
     uint64_t data_pkts;
     int64_t last_change_ns;    /* in-flight bookkeeping: time-weighted area and window-full time */
     double inflight_area;      /* blocks * ns */
-    int64_t full_ns, full_since;
+    int64_t full_ns;
+    double area_at_data;       /* inflight_area and full_ns as of the latest DATA */
+    int64_t full_at_data;
     int64_t iv_end;            /* throughput/goodput/symbol-rate interval */
     uint64_t iv_bytes, iv_good, iv_syms;
     uint32_t gap_hist[TN_DFCP_GAP_BINS];
@@ -204,7 +210,10 @@ struct tn_cc_ack {
     int64_t sacked;            /* newly SACKed */
     int64_t snd_nxt;           /* highest sequence sent (relative) */
     double rtt_ms;             /* an RTT sample from this ACK, or < 0 */
-    double flight_max;         /* highest pipe since the previous ACK: what the window allowed */
+    double flight_max;         /* highest pipe since the previous ACK */
+    double sent_flight_max;    /* highest pipe right after a send since the previous ACK: a
+                                * sender only sends while the pipe is below cwnd, so this is
+                                * a lower bound of cwnd (0 when nothing was sent) */
     double flight_now;         /* pipe after this ACK */
     bool in_episode;           /* fast recovery or timeout recovery under way (after this ACK) */
     bool episode_ended;        /* this ACK ended one: its flight belongs to the episode */

@@ -227,8 +227,9 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
                             (f->cwnd < f->ssthresh ? f->cwnd < 2 * flight : flight >= f->cwnd - 3);
         if (cwnd_limited && flight >= 4)
             fit(f, f->cwnd, flight);
-        if (flight > f->cwnd)
-            f->cwnd = flight;   /* the sender cannot have more in flight than its window */
+        double sent = a->sent_flight_max / m->mss;
+        if (sent > f->cwnd + 0.5)
+            f->cwnd = floor(sent);   /* it sent while the pipe was below its window */
         if (segs <= 0 || !cwnd_limited)
             continue;
         if (i == F_CUBIC)

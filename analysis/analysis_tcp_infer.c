@@ -330,13 +330,24 @@ static enum tn_event_kind rexmit_cause(const struct tn_conn_priv *cp, enum tn_di
                                        char *why, size_t len)
 {
     double rto = rto_est_ms(s);
-    int64_t quiet_since = s->last_send_ns > s->last_progress_ns ? s->last_send_ns : s->last_progress_ns;
-    double quiet = quiet_since ? ms_between(t, quiet_since) : 0;
+    /* the retransmission timer runs from the last ACK that advanced and from the last
+     * retransmission of the head (Linux rearms it there); dupacks and new data do not */
+    int64_t timer_since = s->last_head_rexmit_ns > s->last_progress_ns ? s->last_head_rexmit_ns
+                                                                       : s->last_progress_ns;
+    if (!timer_since)
+        timer_since = s->first_send_ns;
+    double waited = timer_since ? ms_between(t, timer_since) : 0;
+    int64_t last_activity = s->last_send_ns > s->last_progress_ns ? s->last_send_ns : s->last_progress_ns;
+    double quiet = last_activity ? ms_between(t, last_activity) : 0;
     int64_t sacked_above = sacked_bytes(s, start);
     (void)cp;
     (void)d;
-    if (quiet >= 0.8 * rto && quiet >= 150.0) {
-        snprintf(why, len, "timeout: %.0f ms silent, rto_est %.0f ms", quiet, rto);
+    if (waited >= 0.8 * rto && waited >= 150.0) {
+        snprintf(why, len, "timeout: %.0f ms since the timer was armed, rto_est %.0f ms", waited, rto);
+        return TN_EV_REXMIT_RTO;
+    }
+    if (start == s->last_head_rexmit_start && s->last_head_rexmit_ns && !s->sack) {
+        snprintf(why, len, "timeout: head %lld resent again after %.0f ms", (long long)start, waited);
         return TN_EV_REXMIT_RTO;
     }
     if (s->episode == TN_EP_RTO) {
@@ -374,6 +385,10 @@ static void on_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
     enum tn_event_kind k = rexmit_cause(cp, d, s, si->start, t, why, sizeof why);
     si->cause = (uint8_t)(1 + k);
     inf->rexmit[k - TN_EV_REXMIT_FAST]++;
+    if (si->start <= s->una) {   /* the head of the retransmission queue */
+        s->last_head_rexmit_ns = t;
+        s->last_head_rexmit_start = si->start;
+    }
     seg_mark_rexmit(s, si->start, si->end);
     s->rexmits[s->rexmit_next++ % TN_REXMIT_RING] = (struct tn_gap){.lo = si->start, .hi = si->end, .t_ns = t};
     s->last_rexmit_end = si->end;
@@ -469,9 +484,13 @@ void tn_infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn
         s->una_set = true;
     }
     s->last_send_ns = t;
+    if (!s->first_send_ns)
+        s->first_send_ns = t;
     int64_t flight = pipe_bytes(s, cp->pub.d[d].hi_rel);
     if (flight > s->flight_max)
         s->flight_max = flight;
+    if (si->cls == TN_SEG_NEW && flight > s->sent_flight_max)
+        s->sent_flight_max = flight;
     if ((double)flight > cp->pub.inf[d].max_inflight)
         cp->pub.inf[d].max_inflight = (double)flight;
 }
@@ -578,8 +597,9 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
         on_sack(ctx, cp, sd, p, ack_rel, &newly_sacked);
 
     int64_t flight_before = pipe_bytes(s, c->d[sd].hi_rel);
-    int64_t flight_max = s->flight_max;
+    int64_t flight_max = s->flight_max, sent_flight_max = s->sent_flight_max;
     s->flight_max = flight_before;
+    s->sent_flight_max = 0;
     int64_t acked = 0;
     double rtt = -1;
     bool was_in_episode = s->episode != TN_EP_NONE;
@@ -643,6 +663,7 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
         .snd_nxt = c->d[sd].hi_rel,
         .rtt_ms = rtt,
         .flight_max = (double)flight_max,
+        .sent_flight_max = (double)sent_flight_max,
         .flight_now = (double)flight,
         .in_episode = s->episode != TN_EP_NONE,
         .episode_ended = was_in_episode && s->episode == TN_EP_NONE,

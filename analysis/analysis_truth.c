@@ -252,7 +252,8 @@ static bool key_is(const struct truth_key *k, const struct tn_addr *sa, uint16_t
 /* The direction of c whose sender the key names, or -1. */
 static int key_dir(const struct truth_key *k, const struct tn_conn *c, int64_t t_ns)
 {
-    int64_t first = tn_time_ns(c->first) - 1000000000, last = tn_time_ns(c->last) + 1000000000;
+    /* only what happened while the capture saw the connection can be graded */
+    int64_t first = tn_time_ns(c->first) - 1000000, last = tn_time_ns(c->last) + 1000000;
     if (t_ns < first || t_ns > last)
         return -1;
     if (key_is(k, &c->a, c->a_port, &c->b, c->b_port))
