@@ -1,0 +1,84 @@
+/* render_xplot.c - --xplot DIR: xplot files as tcptrace -G wrote them, prefixed by the
+ * connection number: conn3-a2b_tsg.xpl, conn3-a2b_rtt.xpl, conn3-a2b_tput.xpl,
+ * conn3-a2b_owin.xpl, for each direction of a TCP connection that carries data.
+ *
+ * Unless full is set the files are decimated like the figures, on a grid finer than a screen
+ * (xplot zooms): XPL_COLS columns by XPL_ROWS rows; --xplot-full keeps every packet.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plot.h"
+
+enum { XPL_COLS = 4096, XPL_ROWS = 2048 };
+
+static int save(const char *dir, const char *name, struct tn_plot *p, struct tn_err *err)
+{
+    if (!p)
+        return 0;
+    char path[4096], tmp[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, name);
+    int r = 0;
+    FILE *fp = fopen(tmp, "w");
+    if (!fp) {
+        r = tn_err_set(err, TN_EIO, "%s: cannot write: %s", tmp, strerror(errno));
+    } else {
+        tn_plot_write_xplot(p, fp);
+        bool bad = ferror(fp) != 0;
+        bad |= fclose(fp) != 0;
+        if (bad)
+            r = tn_err_set(err, TN_EIO, "%s: write failed", path);
+        else if (rename(tmp, path) != 0)
+            r = tn_err_set(err, TN_EIO, "%s: cannot rename from %s: %s", path, tmp, strerror(errno));
+        if (r)
+            remove(tmp);
+    }
+    tn_plot_free(p);
+    return r;
+}
+
+int tn_xplot_write_all(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
+                       bool full, struct tn_err *err)
+{
+    int r = tn_plot_mkdir(dir, err);
+    if (r)
+        return r;
+    struct tn_fig_cfg fc = {
+        .view = v,
+        .ncols = full ? 0 : XPL_COLS,
+        .nrows = full ? 0 : XPL_ROWS,
+    };
+    static const struct {
+        const char *name;
+        struct tn_plot *(*build)(const struct tn_conn *, enum tn_dir, const struct tn_fig_cfg *);
+    } kinds[] = {
+        {"tsg", tn_fig_tsg},
+        {"rtt", tn_fig_rtt},
+        {"tput", tn_fig_tput_dir},
+        {"owin", tn_fig_inflight},
+    };
+    int status = 0;
+    struct tn_err e;
+    for (size_t i = 0; i < tn_analyzer_conn_count(a); i++) {
+        const struct tn_conn *c = tn_analyzer_conn(a, i);
+        if (c->proto != TN_PK_TCP || !tn_selected(v ? v->sel : NULL, c->idx))
+            continue;
+        for (int d = 0; d < 2; d++) {
+            if (!tn_fig_dir_has_data(c, (enum tn_dir)d))
+                continue;
+            for (size_t k = 0; k < TN_ARRAY_LEN(kinds); k++) {
+                char name[128];
+                snprintf(name, sizeof name, "conn%u-%s_%s.xpl", c->idx, tn_fig_dir_name((enum tn_dir)d),
+                         kinds[k].name);
+                r = save(dir, name, kinds[k].build(c, (enum tn_dir)d, &fc), &e);
+                if (r && !status) {   /* keep the first error, write the rest */
+                    status = r;
+                    *err = e;
+                }
+            }
+        }
+    }
+    return status;
+}
