@@ -184,7 +184,7 @@ double tn_fig_x(const struct tn_plot *p, int64_t t_ns);       /* seconds since x
 /* Largest value of a series within the window (0 when none). */
 double tn_fig_series_max(const struct tn_series *s, int64_t from, int64_t to);
 /* Jain's fairness index of n values (1 when n <= 1 or all zero). */
-double tn_fig_jain(const double *x, size_t n);
+double tn_fig_jain_index(const double *x, size_t n);
 /* Shaded spans for sender d's slow start, fast recovery and RTO recovery episodes, from the
  * events recovery_start/end, rto_start/end and slowstart_end, clipped to [from, to]. */
 void tn_fig_episodes(struct tn_plot *p, const struct tn_conn *c, enum tn_dir d, int64_t from, int64_t to);

@@ -76,7 +76,7 @@ double tn_fig_series_max(const struct tn_series *s, int64_t from, int64_t to)
     return m;
 }
 
-double tn_fig_jain(const double *x, size_t n)
+double tn_fig_jain_index(const double *x, size_t n)
 {
     double sum = 0, sq = 0;
     for (size_t i = 0; i < n; i++) {

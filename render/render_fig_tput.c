@@ -3,7 +3,7 @@
  *
  * The analysis gives throughput_bps / goodput_bps per interval, each point at the interval's
  * end on a grid shared by every connection (t / interval), so flows line up by time stamp.
- * Jain's index per interval over the flows active in it (those with a point there):
+ * Jain's index per interval over the flows active in it (those that sent data in it):
  * J = (sum x)^2 / (n sum x^2)  (Jain, Chiu, Hawe, DEC-TR-301, 1984).
  */
 #include <math.h>
@@ -110,8 +110,9 @@ static enum tn_dir main_dir(const struct tn_conn *c)
     return c->d[TN_B2A].data_bytes > c->d[TN_A2B].data_bytes ? TN_B2A : TN_A2B;
 }
 
-/* Jain's index per interval over the flows with a point there (their data lifetime), by a
- * k-way merge on time; an interval where every flow is idle has no index. */
+/* Jain's index per interval over the flows that sent data in it, by a k-way merge on time; an
+ * interval where every flow is idle has no index.  A flow silent for a whole interval (an
+ * application pause, the control connection of iperf3, also a timeout) is not counted there. */
 static void jain_series(struct tn_plot *p, size_t si, const struct tn_series *const *fs, size_t n,
                         int64_t from, int64_t to)
 {
@@ -135,12 +136,15 @@ static void jain_series(struct tn_plot *p, size_t si, const struct tn_series *co
         double sum = 0;
         for (size_t i = 0; i < n; i++)
             if (at[i] < fs[i]->n && fs[i]->pts[at[i]].t_ns == t) {
-                x[m] = fs[i]->pts[at[i]++].v;
-                sum += x[m++];
+                double v = fs[i]->pts[at[i]++].v;
+                if (v > 0) {   /* active: it sent in this interval */
+                    x[m++] = v;
+                    sum += v;
+                }
             }
         if (sum > 0) {
             tn_grow((void **)&out, &cap, nout + 1, sizeof *out);
-            out[nout++] = (struct tn_point){t, tn_fig_jain(x, m)};
+            out[nout++] = (struct tn_point){t, tn_fig_jain_index(x, m)};
         }
     }
     add_steps(p, si, out, nout, iv, from, to);
@@ -174,7 +178,7 @@ struct tn_plot *tn_fig_tput_all(const struct tn_conn *const *cs, size_t n, bool 
     struct tn_plot *p = tn_fig_begin(fc, from, to);
     snprintf(p->title, sizeof p->title, fairness ? "Throughput and fairness" : "Throughput");
     snprintf(p->subtitle, sizeof p->subtitle, "%zu connections%s", nf,
-             fairness ? "; Jain's index over the flows active in each interval" : "");
+             fairness ? "; Jain's index over the flows sending in each interval" : "");
     snprintf(p->y.label, sizeof p->y.label, "throughput");
     p->y.unit = TN_U_BPS;
     tn_plot_set_range(&p->y, 0, top > 0 ? top * 1.08 : 1);

@@ -781,10 +781,10 @@ END_TEST
 
 START_TEST(test_jain)
 {
-    ck_assert_double_eq_tol(tn_fig_jain((const double[]){5, 5}, 2), 1, 1e-12);
-    ck_assert_double_eq_tol(tn_fig_jain((const double[]){1, 0}, 2), 0.5, 1e-12);
-    ck_assert_double_eq_tol(tn_fig_jain((const double[]){3, 1}, 2), 16.0 / 20, 1e-12);
-    ck_assert_double_eq_tol(tn_fig_jain((const double[]){1, 1, 1, 0}, 4), 0.75, 1e-12);
+    ck_assert_double_eq_tol(tn_fig_jain_index((const double[]){5, 5}, 2), 1, 1e-12);
+    ck_assert_double_eq_tol(tn_fig_jain_index((const double[]){1, 0}, 2), 0.5, 1e-12);
+    ck_assert_double_eq_tol(tn_fig_jain_index((const double[]){3, 1}, 2), 16.0 / 20, 1e-12);
+    ck_assert_double_eq_tol(tn_fig_jain_index((const double[]){1, 1, 1, 0}, 4), 0.75, 1e-12);
 
     /* two flows on the same interval grid: flow 2 joins at the third interval at half rate */
     struct tn_conn *a = synth_conn(TN_PK_TCP, 0, 1), *b = synth_conn(TN_PK_TCP, 0, 1);
