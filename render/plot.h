@@ -178,8 +178,12 @@ bool tn_fig_dir_has_data(const struct tn_conn *c, enum tn_dir d);
 bool tn_fig_window(const struct tn_conn *c, const struct tn_view *v, int64_t *from, int64_t *to);
 /* "conn 3: 10.0.0.1:40000 → 10.0.0.2:5201" for direction d (or both ways when d < 0). */
 void tn_fig_conn_label(const struct tn_conn *c, int d, char *buf, size_t size);
-/* Start a plot with the time axis set to [from, to]. */
+/* Start a plot with the time axis set to [from, to], x = 0 at from. */
 struct tn_plot *tn_fig_begin(const struct tn_fig_cfg *fc, int64_t from, int64_t to);
+/* The same with x = 0 at origin (a connection's first packet), so a zoomed window keeps the
+ * times a reader knows from the whole-connection figures. */
+struct tn_plot *tn_fig_begin_at(const struct tn_fig_cfg *fc, int64_t origin, int64_t from, int64_t to);
+int64_t tn_fig_origin(const struct tn_conn *c);   /* first packet, ns */
 double tn_fig_x(const struct tn_plot *p, int64_t t_ns);       /* seconds since x0 */
 /* Largest value of a series within the window (0 when none). */
 double tn_fig_series_max(const struct tn_series *s, int64_t from, int64_t to);

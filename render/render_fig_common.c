@@ -52,14 +52,24 @@ void tn_fig_conn_label(const struct tn_conn *c, int d, char *buf, size_t size)
         snprintf(buf, size, "%sconn %u: %s \xe2\x86\x94 %s", proto, c->idx, a, b);
 }
 
-struct tn_plot *tn_fig_begin(const struct tn_fig_cfg *fc, int64_t from, int64_t to)
+struct tn_plot *tn_fig_begin_at(const struct tn_fig_cfg *fc, int64_t origin, int64_t from, int64_t to)
 {
     struct tn_plot *p = tn_plot_new(fc->ncols, fc->nrows);
-    p->x0_ns = from;
+    p->x0_ns = origin;
     snprintf(p->x.label, sizeof p->x.label, "time");
     p->x.unit = TN_U_TIME_S;
-    tn_plot_set_range(&p->x, 0, (double)(to - from) * 1e-9);
+    tn_plot_set_range(&p->x, (double)(from - origin) * 1e-9, (double)(to - origin) * 1e-9);
     return p;
+}
+
+struct tn_plot *tn_fig_begin(const struct tn_fig_cfg *fc, int64_t from, int64_t to)
+{
+    return tn_fig_begin_at(fc, from, from, to);
+}
+
+int64_t tn_fig_origin(const struct tn_conn *c)
+{
+    return c->first.sec * 1000000000 + c->first.nsec;
 }
 
 double tn_fig_x(const struct tn_plot *p, int64_t t_ns)

@@ -12,7 +12,7 @@ struct tn_plot *tn_fig_inflight(const struct tn_conn *c, enum tn_dir d, const st
         return NULL;
     const struct tn_series *infl = &c->series[d][TN_SER_INFLIGHT];
     const struct tn_series *rwnd = &c->series[d][TN_SER_RWND];
-    struct tn_plot *p = tn_fig_begin(fc, from, to);
+    struct tn_plot *p = tn_fig_begin_at(fc, tn_fig_origin(c), from, to);
     snprintf(p->title, sizeof p->title, "Outstanding data");
     char who[160];
     tn_fig_conn_label(c, d, who, sizeof who);
@@ -67,7 +67,7 @@ struct tn_plot *tn_fig_segsize(const struct tn_conn *c, enum tn_dir d, const str
     int64_t from, to;
     if (c->proto != TN_PK_TCP || !tn_fig_dir_has_data(c, d) || !tn_fig_window(c, fc->view, &from, &to))
         return NULL;
-    struct tn_plot *p = tn_fig_begin(fc, from, to);
+    struct tn_plot *p = tn_fig_begin_at(fc, tn_fig_origin(c), from, to);
     snprintf(p->title, sizeof p->title, "Segment sizes");
     char who[160];
     tn_fig_conn_label(c, d, who, sizeof who);
@@ -87,7 +87,7 @@ struct tn_plot *tn_fig_segsize(const struct tn_conn *c, enum tn_dir d, const str
     s = tn_plot_series_new(p, TN_D_POINTS, TN_C_VERMILLION, "retransmission");
     s->width = 3;
     size_t s_rx = tn_plot_series_index(p, s);
-    tn_plot_point(p, s_mss, 0, mss);
+    tn_plot_point(p, s_mss, p->x.min, mss);
     tn_plot_point(p, s_mss, p->x.max, mss);
     size_t n = 0;
     for (size_t i = 0; i < c->npkts; i++) {

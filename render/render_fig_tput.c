@@ -70,7 +70,7 @@ static struct tn_plot *tput_plot(const struct tn_conn *c, int d, const struct tn
     }
     if (!any)
         return NULL;
-    struct tn_plot *p = tn_fig_begin(fc, from, to);
+    struct tn_plot *p = tn_fig_begin_at(fc, tn_fig_origin(c), from, to);
     snprintf(p->title, sizeof p->title, "Throughput and goodput");
     tn_fig_conn_label(c, d, p->subtitle, sizeof p->subtitle);
     snprintf(p->y.label, sizeof p->y.label, "rate");
@@ -156,7 +156,7 @@ static void jain_series(struct tn_plot *p, size_t si, const struct tn_series *co
 struct tn_plot *tn_fig_tput_all(const struct tn_conn *const *cs, size_t n, bool fairness,
                                 const struct tn_fig_cfg *fc)
 {
-    int64_t from = INT64_MAX, to = INT64_MIN;
+    int64_t from = INT64_MAX, to = INT64_MIN, origin = INT64_MAX;
     double top = 0;
     const struct tn_series **fs = tn_xcalloc(n ? n : 1, sizeof *fs);
     size_t nf = 0;
@@ -167,6 +167,7 @@ struct tn_plot *tn_fig_tput_all(const struct tn_conn *const *cs, size_t n, bool 
             continue;
         from = f < from ? f : from;
         to = t > to ? t : to;
+        origin = tn_fig_origin(cs[i]) < origin ? tn_fig_origin(cs[i]) : origin;
         fs[nf++] = &cs[i]->series[d][TN_SER_THROUGHPUT];
     }
     if (nf == 0 || (fairness && nf < 2)) {
@@ -175,7 +176,7 @@ struct tn_plot *tn_fig_tput_all(const struct tn_conn *const *cs, size_t n, bool 
     }
     for (size_t i = 0; i < nf; i++)
         top = fmax(top, tn_fig_series_max(fs[i], from, to));
-    struct tn_plot *p = tn_fig_begin(fc, from, to);
+    struct tn_plot *p = tn_fig_begin_at(fc, origin, from, to);
     snprintf(p->title, sizeof p->title, fairness ? "Throughput and fairness" : "Throughput");
     snprintf(p->subtitle, sizeof p->subtitle, "%zu connections%s", nf,
              fairness ? "; Jain's index over the flows sending in each interval" : "");
