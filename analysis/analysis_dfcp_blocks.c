@@ -98,18 +98,17 @@ static void interval_flush(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum 
     }
 }
 
-/* Account the time since the last in-flight change, within the data period only (up to the
- * latest DATA): the window bounds the sender while it has data to send. */
+/* Account the time since the last in-flight change.  The window bounds the sender while it
+ * has data to send, so the summary uses the totals as of the latest DATA (area_at_data). */
 static void inflight_account(struct tn_dfcp_dir *dd, uint16_t window, int64_t t)
 {
-    int64_t upto = t < dd->last_data_ns ? t : dd->last_data_ns;
-    if (upto <= dd->last_change_ns)
+    if (t <= dd->last_change_ns)
         return;
-    int64_t dt = upto - dd->last_change_ns;
+    int64_t dt = t - dd->last_change_ns;
     dd->inflight_area += (double)dd->inflight * (double)dt;
     if (window && dd->inflight >= window)
         dd->full_ns += dt;
-    dd->last_change_ns = upto;
+    dd->last_change_ns = t;
 }
 
 static void inflight_set(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
@@ -187,6 +186,9 @@ void tn_dfcp_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
         if (p->payload_len > c->dfcp.symbol_size)
             c->dfcp.symbol_size = p->payload_len;
     }
+    inflight_account(dd, c->dfcp.window, t);
+    dd->area_at_data = dd->inflight_area;
+    dd->full_at_data = dd->full_ns;
     interval_flush(ctx, c, d, dd, t);
     dd->iv_bytes += p->payload_len;
     dd->iv_syms++;
@@ -464,13 +466,12 @@ static void summarize(struct tn_conn_priv *cp)
     int64_t dur = dd->last_data_ns - dd->first_data_ns;
     inf->duration_s = (double)dur / 1e9;
     if (dur > 0) {
-        inflight_account(dd, inf->window, dd->last_data_ns);
         inf->throughput_bps = (double)c->d[dd_dir].data_bytes * 8 / inf->duration_s;
         inf->goodput_bps = (double)dd->good_bytes * 8 / inf->duration_s;
         inf->symbol_rate_pps = (double)dd->data_pkts / inf->duration_s;
         if (inf->acking) {
-            inf->inflight_avg = dd->inflight_area / (double)dur;
-            inf->window_full_share = (double)dd->full_ns / (double)dur;
+            inf->inflight_avg = dd->area_at_data / (double)dur;
+            inf->window_full_share = (double)dd->full_at_data / (double)dur;
             if (inf->window)
                 inf->window_util = inf->inflight_avg / inf->window;
         }

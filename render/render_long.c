@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "render_long_int.h"
 
 #define COLW 22
 
@@ -114,27 +115,7 @@ static void tcp_rows(FILE *out, const struct tn_conn *c)
 
 static void dfcp_rows(FILE *out, const struct tn_conn *c)
 {
-    const struct tn_dir_stats *x = &c->d[TN_A2B], *y = &c->d[TN_B2A];
-    static const char *const tname[8] = {"DATA pkts:", "SYN pkts:",  "SYNACK pkts:", "ACK pkts:",
-                                         "BACK pkts:", "FIN pkts:",  "FINACK pkts:", "RST pkts:"};
-    for (int t = 0; t < 8; t++)
-        row_u(out, tname[t], x->dfcp_type_pkts[t], y->dfcp_type_pkts[t]);
-    uint64_t unk_x = 0, unk_y = 0;
-    for (int t = 8; t < 16; t++) {
-        unk_x += x->dfcp_type_pkts[t];
-        unk_y += y->dfcp_type_pkts[t];
-    }
-    row_u(out, "unknown-type pkts:", unk_x, unk_y);
-    row_u(out, "blocks seen:", x->dfcp_blocks, y->dfcp_blocks);
-    row_u(out, "symbols per block:", x->dfcp_n, y->dfcp_n);
-    row_u(out, "window (blocks):", x->dfcp_window, y->dfcp_window);
-    row_u(out, "block source bytes:", x->dfcp_k, y->dfcp_k);
-    char p[32], q[32];
-    snprintf(p, sizeof p, "%s%s", (x->dfcp_flags & TN_DFCP_F_ACKING) ? "acking " : "",
-             (x->dfcp_flags & TN_DFCP_F_ENCODED) ? "encoded" : "");
-    snprintf(q, sizeof q, "%s%s", (y->dfcp_flags & TN_DFCP_F_ACKING) ? "acking " : "",
-             (y->dfcp_flags & TN_DFCP_F_ENCODED) ? "encoded" : "");
-    row_s(out, "flags:", p[0] ? p : "-", q[0] ? q : "-");
+    tn_long_dfcp_rows(out, c);
 }
 
 static void one_conn(FILE *out, const struct tn_conn *c)
