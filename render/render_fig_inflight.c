@@ -85,7 +85,8 @@ struct tn_plot *tn_fig_segsize(const struct tn_conn *c, enum tn_dir d, const str
     s->width = 2.5;
     size_t s_seg = tn_plot_series_index(p, s);
     s = tn_plot_series_new(p, TN_D_POINTS, TN_C_VERMILLION, "retransmission");
-    s->width = 3;
+    s->mark = TN_MK_DIAMOND;   /* larger than a segment's dot: resends stand out on the MSS row */
+    s->width = 5;
     size_t s_rx = tn_plot_series_index(p, s);
     tn_plot_point(p, s_mss, p->x.min, mss);
     tn_plot_point(p, s_mss, p->x.max, mss);

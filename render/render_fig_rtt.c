@@ -29,13 +29,14 @@ struct tn_plot *tn_fig_rtt(const struct tn_conn *c, enum tn_dir d, const struct 
     if (n == 0)
         snprintf(p->note, sizeof p->note, "no RTT samples for this sender");
 
-    struct tn_plot_series *s = tn_plot_series_new(p, TN_D_POINTS, TN_C_SKY, "RTT sample");
-    s->mark = TN_MK_DOT;
-    s->width = 2.5;
-    size_t s_pts = tn_plot_series_index(p, s);
-    s = tn_plot_series_new(p, TN_D_LINE, TN_C_BLACK, "smoothed RTT (RFC 6298)");
-    s->width = 1.2;
+    /* the smoothed line first and thin: the samples it runs through stay visible on top */
+    struct tn_plot_series *s = tn_plot_series_new(p, TN_D_LINE, TN_C_ORANGE, "smoothed RTT (RFC 6298)");
+    s->width = 1.5;
     size_t s_srtt = tn_plot_series_index(p, s);
+    s = tn_plot_series_new(p, TN_D_POINTS, TN_C_BLUE, "RTT sample");
+    s->mark = TN_MK_DOT;
+    s->width = 3;
+    size_t s_pts = tn_plot_series_index(p, s);
     double srtt = NAN;
     for (size_t i = 0; i < rtt->n; i++) {   /* SRTT runs over every sample, shown in the window */
         const struct tn_point *q = &rtt->pts[i];
