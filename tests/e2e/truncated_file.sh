@@ -119,8 +119,12 @@ else
 fi
 
 # ---- 3. garbage and missing files -------------------------------------------------------------
+# Pseudo-random bytes from a fixed seed, so a failure can be reproduced.  (Bytes from
+# /dev/urandom are sometimes taken for an ERF trace by libtrace, which has no magic number:
+# about 3% of 4 KiB random files give "truncated in packet 1" and exit 0 with an empty report;
+# see docs/corpus-comparison.md section 6.)
 garbage="$tmp/garbage.bin"
-{ printf 'GARBAGE!'; head -c 4096 /dev/urandom; } >"$garbage"
+LC_ALL=C awk 'BEGIN { srand(7); for (i = 0; i < 4096; i++) printf "%c", int(rand() * 256) }' >"$garbage"
 "$bin" "$garbage" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ "$rc" -ne 2 ]; then
