@@ -86,6 +86,8 @@ struct tn_event {
     X(SOJOURN_MS, "sojourn_ms")                     \
     X(DFCP_BLOCKS_INFLIGHT, "dfcp_blocks_inflight") \
     X(JAIN_INDEX, "jain_index")                     \
+    X(CWND_RENO, "cwnd_reno_bytes")                 \
+    X(CWND_CUBIC, "cwnd_cubic_bytes")                     \
     X(DFCP_SYMBOL_RATE, "dfcp_symbols_pps")         \
     X(DFCP_BACK_LATENCY, "dfcp_back_latency_ms")
 
@@ -220,6 +222,8 @@ struct tn_tcp_infer {
     enum tn_cc_flavor flavor;
     double flavor_confidence;          /* 0..1 */
     double cwnd_err_reno, cwnd_err_cubic;   /* median relative error of each model's fit */
+    double beta;                            /* median window after / before a fast recovery */
+    unsigned beta_n;                        /* recoveries it was measured on */
     double limiter_share[TN_LIM_COUNT];     /* share of the data-sending time per limiter */
     enum tn_limiter limiter;                /* the dominant one */
     double max_inflight;                    /* bytes */
@@ -394,6 +398,11 @@ struct tn_analysis_cfg {
     bool record_series;        /* keep the time series */
     bool record_packets;       /* keep one tn_pktrec per packet (figures, packets.csv) */
     int64_t interval_ns;       /* throughput/goodput interval, default 100 ms */
+    /* Called for every event as it is found (whether or not record_events keeps it), on the
+     * thread that calls tn_analyzer_add/finish; c and e are valid during the call only.  Live
+     * displays use it to keep a bounded event log without recording every event. */
+    void (*on_event)(void *arg, const struct tn_conn *c, const struct tn_event *e);
+    void *on_event_arg;
 };
 
 struct tn_analyzer;
@@ -416,6 +425,28 @@ enum tn_conn_state tn_conn_state(const struct tn_conn *c);
 
 /* Throughput of a direction in bit/s over the connection's duration (0 when < 1 packet). */
 double tn_dir_throughput_bps(const struct tn_conn *c, enum tn_dir d);
+
+/* ---- live state of a sender (analysis_live.c), for dashboards ---- */
+enum tn_live_episode {
+    TN_LIVE_EP_NONE = 0,
+    TN_LIVE_EP_RECOVERY,       /* fast recovery under way */
+    TN_LIVE_EP_RTO,            /* timeout recovery under way */
+    TN_LIVE_EP_ZERO_WINDOW,    /* the receiver advertises a zero window */
+};
+
+struct tn_conn_live {
+    double srtt_ms;            /* RFC 6298 smoothed RTT; < 0 before the first sample */
+    double cwnd_bytes;         /* congestion-window estimate now; < 0 when unknown */
+    double inflight_bytes;     /* outstanding minus SACKed; < 0 for DFCP */
+    uint32_t rwnd;             /* last window advertised to the sender (0: not seen) */
+    uint32_t dfcp_inflight;    /* DFCP: blocks with symbols seen and no BACK */
+    bool zero_window;
+    enum tn_live_episode episode;
+};
+
+/* What the inference knows now about direction d's sender (TCP) or its blocks (DFCP).  Valid
+ * before and after tn_analyzer_finish; copies, so out stays valid when the analyzer moves on. */
+void tn_conn_live_get(const struct tn_conn *c, enum tn_dir d, struct tn_conn_live *out);
 
 /* ---- grading against kernel ground truth (analysis_truth.c) ---- */
 struct tn_truth;
@@ -442,5 +473,208 @@ struct tn_accuracy {
 /* Grade every covered sender; returns how many entries of out were filled (at most max). */
 size_t tn_truth_compare(const struct tn_truth *t, const struct tn_analyzer *a, struct tn_accuracy *out,
                         size_t max);
+
+
+/* ---- multi-flow views (issue 7): fairness, parallel transfers, router queues, experiments ----
+ * Built on the per-connection results after tn_analyzer_finish (analysis_fairness.c,
+ * analysis_parallel.c, analysis_queue2pt.c, analysis_queue1pt.c, analysis_linkq.c,
+ * analysis_experiment.c).  Each result owns its memory; free it with its _fini. */
+
+/* Jain's fairness index (sum x)^2 / (n * sum x^2) of n values: 1 when all equal, 1/n when one
+ * value takes everything.  1 when n == 0 or all values are 0. */
+double tn_jain_index(const double *x, size_t n);
+
+enum tn_fair_by { TN_FAIR_CONN = 0, TN_FAIR_HOSTPAIR, TN_FAIR_PROTO };
+const char *tn_fair_by_name(enum tn_fair_by b);          /* "conn", "hostpair", "proto" */
+
+struct tn_fair_cfg {
+    enum tn_fair_by by;
+    int64_t window_ns;         /* Jain series window; 0 = the analysis interval */
+    const unsigned *sel;       /* connection numbers to consider (NULL/0: all) */
+    size_t nsel;
+    double min_share;          /* by conn: flows below this share of the largest flow's bytes
+                                  (control connections) are left out; 0 keeps all */
+};
+
+/* One competing flow: a connection, a host pair or a protocol. */
+struct tn_fair_flow {
+    char name[128];            /* "conn 3", "10.0.0.1-10.0.0.2", "tcp" */
+    unsigned conn;             /* by conn: the connection number; else 0 */
+    size_t nconns;             /* connections in the flow */
+    uint64_t bytes;            /* data bytes (payload, retransmissions included), both directions */
+    int64_t first_ns, last_ns; /* first and last packet of its connections */
+    double throughput_bps;     /* bytes * 8 over [first_ns, last_ns] */
+    double share;              /* of the flows' summed throughput */
+};
+
+struct tn_fairness {
+    enum tn_fair_by by;
+    struct tn_fair_flow *flows;
+    size_t nflows;
+    unsigned *excluded;        /* by conn: connections left out by min_share */
+    size_t nexcluded;
+    double jain;               /* over the flows' throughputs */
+    double max_min;            /* largest / smallest throughput; 0 when the smallest is 0 */
+    double ratio;              /* two flows: first / second throughput; else 0 */
+    int64_t window_ns;
+    struct tn_series jain_series;   /* one point per window (time = the window's end) of the flows
+                                       active in it; needs packet records */
+    struct tn_series *flow_tput;    /* [nflows]: throughput per window, bit/s */
+};
+
+/* Compute over the analyzer's connections (packet records give the series; without them only
+ * the whole-trace numbers).  Returns the number of flows. */
+size_t tn_fairness_compute(const struct tn_analyzer *a, const struct tn_fair_cfg *cfg,
+                           struct tn_fairness *out);
+void tn_fairness_fini(struct tn_fairness *f);
+
+/* Parallel transfers (analysis_parallel.c): connections between the same host pair, same
+ * protocol and server port, started within window_ns of the group's first one. */
+struct tn_parallel {
+    unsigned *conns;           /* connection numbers of the subflows */
+    size_t n;
+    char name[128];            /* "10.0.0.1-10.0.0.2:5201" */
+    int64_t first_ns, last_ns;
+    uint64_t bytes;
+    double throughput_bps;     /* aggregate: bytes * 8 over [first_ns, last_ns] */
+    double *share;             /* [n]: each subflow's share of the bytes */
+    struct tn_series aggregate;/* aggregate throughput per window (bit/s) */
+    struct tn_series *sub;     /* [n] subflow share per window (0..1) */
+};
+
+/* Groups with at least two subflows; returns how many (*out allocated, free with
+ * tn_parallel_free). */
+size_t tn_parallel_find(const struct tn_analyzer *a, int64_t start_window_ns, int64_t series_window_ns,
+                        struct tn_parallel **out);
+void tn_parallel_free(struct tn_parallel *p, size_t n);
+
+/* A flow at a router or link: the direction src->dst of a 5-tuple (or an ns-2 flow). */
+struct tn_qflow {
+    struct tn_addr src, dst;
+    uint16_t sport, dport;
+    uint8_t proto;             /* enum tn_pkt_kind */
+    unsigned conn;             /* connection number in the analyzer (0: not found) */
+    int dir;                   /* enum tn_dir within that connection */
+    uint64_t pkts_in, pkts_out, bytes_in, bytes_out;
+    uint64_t drops, drop_bytes;/* seen before the router, never after */
+    uint64_t unmatched_end;    /* seen before, still inside at the end of the capture */
+    struct tn_stat sojourn_ms;
+    struct tn_series queue_pkts, queue_bytes, sojourn;   /* this flow's packets in the queue */
+};
+
+/* Two capture points around a router (analysis_queue2pt.c).  Feed packets from both points in
+ * time order; packets are matched on invariant fields (addresses, ports, IP id, TCP seq/ack,
+ * payload length, flags; not TTL or checksums).  A packet matched from ingress to egress was
+ * queued; one seen at ingress whose flow later had a newer packet leave (FIFO per flow), or that
+ * waited longer than expire_ns, was dropped at the router.  Packets crossing the other way
+ * (egress point first) are matched too and counted apart. */
+struct tn_q2cfg {
+    int64_t expire_ns;         /* default 10 s */
+};
+
+struct tn_q2;
+struct tn_q2 *tn_q2_new(const struct tn_q2cfg *cfg);
+void tn_q2_free(struct tn_q2 *q);
+void tn_q2_add(struct tn_q2 *q, const struct tn_pkt *p, bool egress);
+/* End of input; conn/dir of each flow are looked up in a (may be NULL). */
+void tn_q2_finish(struct tn_q2 *q, const struct tn_analyzer *a);
+
+struct tn_q2_result {
+    struct tn_qflow *flows;    /* forward flows (ingress -> egress) */
+    size_t nflows;
+    uint64_t matched, drops, reverse_matched, unmatched_end, ambiguous;
+    struct tn_stat sojourn_ms;
+    struct tn_series queue_pkts, queue_bytes;   /* the whole queue, one point per change */
+    double queue_pkts_avg;     /* time-weighted over the matched period */
+    uint32_t queue_pkts_max;
+};
+const struct tn_q2_result *tn_q2_result(const struct tn_q2 *q);
+
+/* Single capture point (analysis_queue1pt.c).  Assumptions, stated in the reports: one shared
+ * FIFO bottleneck; a sender's smallest RTT sample is its propagation delay with an empty queue,
+ * so queueing delay = RTT sample - minimum RTT; the queue drains at the bottleneck rate, estimated
+ * from the ACK clock as the 90th percentile of the acknowledged rate per interval (the goodput
+ * series, summed over the flows); occupancy = delay * rate. */
+struct tn_q1 {
+    unsigned conn;
+    int dir;
+    double min_rtt_ms;
+    double rate_bps;           /* this flow's ACK-clock rate */
+    double seg_size;           /* bytes per packet (the sender's largest segment) */
+    struct tn_series delay_ms; /* per RTT sample */
+};
+
+struct tn_q1_result {
+    struct tn_q1 *flows;
+    size_t n;
+    double rate_bps;           /* bottleneck rate: p90 of the summed acknowledged rate */
+    double seg_size;           /* the largest sender segment */
+    struct tn_series queue_pkts;    /* whole queue, one point per RTT sample of any flow */
+    struct tn_series queue_bytes;
+};
+
+/* Needs the analyzer's series (RTT samples, goodput). */
+void tn_q1_estimate(const struct tn_analyzer *a, struct tn_q1_result *out);
+void tn_q1_fini(struct tn_q1_result *r);
+
+/* Mean absolute error of est against truth, truth read as a step function (its value holds
+ * until its next point) at every point of est inside truth's time range; *n gets the count. */
+double tn_series_mae(const struct tn_series *est, const struct tn_series *truth, size_t *n);
+
+/* ns-2 link queues (analysis_linkq.c): exact occupancy from enqueue (+), dequeue (-) and drop
+ * (d) events of every link. */
+enum tn_linkq_ev { TN_LQ_ENQUE = '+', TN_LQ_DEQUE = '-', TN_LQ_DROP = 'd', TN_LQ_RECV = 'r' };
+
+struct tn_linkq_link {
+    int from, to;              /* node numbers */
+    uint64_t enq, deq, drops, drop_bytes;
+    uint32_t max_pkts;
+    uint64_t max_bytes;
+    uint32_t pkts;             /* current */
+    uint64_t bytes;
+    struct tn_series queue_pkts, queue_bytes;   /* one point per change */
+    double pkts_area;          /* time-weighted sum, pkts * s */
+    int64_t last_ns, first_ns;
+    uint64_t *flow_drops;      /* by ns-2 flow id (fid < nfid) */
+    size_t nfid;
+};
+
+struct tn_linkq;
+struct tn_linkq *tn_linkq_new(void);
+void tn_linkq_free(struct tn_linkq *l);
+void tn_linkq_event(struct tn_linkq *l, int ev, int64_t t_ns, int from, int to, uint32_t size, int fid);
+size_t tn_linkq_count(const struct tn_linkq *l);
+const struct tn_linkq_link *tn_linkq_link(const struct tn_linkq *l, size_t i);
+
+/* Experiment reports (analysis_experiment.c): several labelled traces, one row per connection. */
+struct tn_exp_row {
+    unsigned trace;            /* 1-based, in the order given */
+    const char *label;         /* borrowed from the experiment */
+    unsigned conn;
+    enum tn_pkt_kind proto;
+    struct tn_addr a, b;
+    uint16_t a_port, b_port;
+    double goodput_bps, throughput_bps;
+    uint64_t rexmit_pkts;
+    double rtt_ms_avg;         /* < 0: no sample */
+    double jain;               /* the trace's index */
+};
+
+struct tn_experiment {
+    char **labels;
+    char **files;
+    size_t ntraces;
+    struct tn_exp_row *rows;
+    size_t nrows, cap;
+    double *jain;              /* [ntraces] */
+};
+
+/* Add the rows of one analyzed trace (connections carrying data). */
+void tn_experiment_add(struct tn_experiment *e, const char *label, const char *file,
+                       const struct tn_analyzer *a, const struct tn_fair_cfg *fc);
+void tn_experiment_fini(struct tn_experiment *e);
+/* The per-connection values the experiment rows use (also the fairness section's). */
+double tn_conn_throughput_bps(const struct tn_conn *c);   /* data bytes both ways / duration */
+double tn_conn_goodput_bps(const struct tn_conn *c);      /* unique bytes (DFCP: decoded) */
 
 #endif

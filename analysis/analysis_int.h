@@ -50,6 +50,7 @@ struct tn_tsent {
 };
 
 #define TN_REXMIT_RING 32
+#define TN_BETA_MAX 64
 
 /* SACKed ranges above the cumulative ACK (the scoreboard, RFC 6675). */
 #define TN_MAX_SACKED 16
@@ -94,6 +95,10 @@ struct tn_sender {
     int64_t limiter_ns[TN_LIM_COUNT];        /* time spent under each rate limiter */
     int64_t prev_ack_ns;
     bool sack;                 /* SACK negotiated: the scoreboard counts; else dupacks do */
+    double beta_before;        /* flight when the current fast recovery began (segments) */
+    bool beta_pending;         /* waiting for the first flight after that recovery */
+    double betas[TN_BETA_MAX]; /* flight after / flight before, per fast recovery */
+    unsigned nbetas;
     double reno_sacked;        /* without SACK: segments known to have left (one per dupack) */
     int64_t last_interval_end; /* throughput/goodput series */
     uint64_t interval_bytes, interval_good;
@@ -144,6 +149,7 @@ struct tn_conn_priv {
     struct tn_dir_priv dp[2];
     uint64_t hash;
     int64_t hs_syn_ns, hs_synack_ns;   /* latest SYN (a->b) and SYN-ACK (b->a) seen */
+    bool syn_rto_open[2];              /* a handshake timeout episode of that side is open */
     struct tn_dfcp_priv dfcp;          /* DFCP connections only */
 };
 
@@ -188,7 +194,8 @@ void tn_dfcp_back(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
 void tn_dfcp_blocks_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp);
 
 /* Inference (analysis_tcp_infer.c), called by analysis_tcp.c after the counters. */
-void tn_infer_handshake(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p);
+void tn_infer_handshake(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                        const struct tn_pkt *p);
 void tn_infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
                    const struct tn_pkt *p, struct tn_seginfo *si);
 void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
@@ -231,7 +238,7 @@ void tn_cc_record(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                   struct tn_cc_model *m, int64_t t_ns);
 /* Choose the flavor, fill inf, and move the chosen flavor's series into the connection. */
 void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
-                  struct tn_cc_model *m, struct tn_tcp_infer *inf);
+                  struct tn_cc_model *m, struct tn_tcp_infer *inf, double *betas, unsigned nbetas);
 
 /* Recording (analysis_record.c); each does nothing unless the config asks for it. */
 int64_t tn_time_ns(struct tn_time t);

@@ -262,7 +262,7 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
     bool pure = p->payload_len == 0 && !(fl & (TN_TCP_SYN | TN_TCP_FIN | TN_TCP_RST));
     if (pure && (fl & TN_TCP_ACK))
         ds->pure_acks++;
-    tn_infer_handshake(cp, d, p);
+    tn_infer_handshake(ctx, cp, d, p);
     struct tn_seginfo si;
     bool data = p->payload_len > 0;
     if (data) {

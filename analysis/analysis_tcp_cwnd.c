@@ -122,8 +122,10 @@ static double cubic_cnt(struct tn_cc_model *m, struct flavor_state *f, int64_t t
     double cnt = target > f->cwnd ? f->cwnd / (target - f->cwnd) : 100 * f->cwnd;
     if (f->last_max == 0 && cnt > 20)
         cnt = 20;   /* Linux: grow at least 5% per RTT before the first loss */
-    /* TCP-friendly region (RFC 9438 §4.3) */
-    double delta = f->cwnd * 3 * (1 - CUBIC_BETA) / (1 + CUBIC_BETA);
+    /* TCP-friendly region (RFC 9438 §4.3): the Reno-equivalent window grows by one segment per
+     * cwnd * beta_scale / 8 segments acknowledged; Linux's beta_scale is
+     * 8 * (1024 + 717) / 3 / (1024 - 717) = 15 (integer), i.e. about 0.53 segments per RTT */
+    double delta = floor(f->cwnd) * 15 / 8;
     if (delta > 0) {
         while (f->ack_cnt > delta) {
             f->ack_cnt -= delta;
@@ -341,7 +343,7 @@ static double median_err(struct flavor_state *f)
 }
 
 void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
-                  struct tn_cc_model *m, struct tn_tcp_infer *inf)
+                  struct tn_cc_model *m, struct tn_tcp_infer *inf, double *betas, unsigned nbetas)
 {
     (void)ctx;
     double er = median_err(&m->f[F_RENO]), ec = median_err(&m->f[F_CUBIC]);
@@ -350,11 +352,35 @@ void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
     int best = F_CUBIC;   /* the default of Linux, macOS and Windows when nothing tells */
     inf->flavor = TN_CC_UNKNOWN;
     inf->flavor_confidence = 0;
-    if (er >= 0 && ec >= 0 && m->f[F_RENO].nerr >= 20) {
+    inf->beta_n = nbetas;
+    if (nbetas) {
+        /* the decrease at a loss is the clearest signature: 0.5 for Reno, 0.7 for CUBIC */
+        qsort(betas, nbetas, sizeof *betas, cmp_dbl);
+        double b = betas[nbetas / 2];
+        inf->beta = b;
+        best = b < 0.6 ? F_RENO : F_CUBIC;
+        inf->flavor = best == F_RENO ? TN_CC_RENO : TN_CC_CUBIC;
+        inf->flavor_confidence = fmin(1, fabs(b - 0.6) / 0.1) * (1 - 1.0 / (nbetas + 1));
+    } else if (er >= 0 && ec >= 0 && m->f[F_RENO].nerr >= 20) {
         best = er < ec ? F_RENO : F_CUBIC;
         double lo = fmin(er, ec), hi = fmax(er, ec);
         inf->flavor = best == F_RENO ? TN_CC_RENO : TN_CC_CUBIC;
-        inf->flavor_confidence = hi > 0 ? (hi - lo) / hi : 0;
+        inf->flavor_confidence = hi > 0 ? 0.5 * (hi - lo) / hi : 0;   /* weaker evidence */
+    }
+    /* both flavours' windows stay available for comparison (cwnd_reno_bytes, cwnd_cubic_bytes) */
+    for (int i = 0; i < NFLAVOR; i++) {
+        struct tn_series *fs = &c->series[d][i == F_RENO ? TN_SER_CWND_RENO : TN_SER_CWND_CUBIC];
+        free(fs->pts);
+        memset(fs, 0, sizeof *fs);
+        if (i == best)   /* moved into cwnd_est_bytes below: copy it */
+            for (size_t k = 0; k < m->f[i].cw.n; k++) {
+                tn_grow((void **)&fs->pts, &fs->cap, fs->n + 1, sizeof *fs->pts);
+                fs->pts[fs->n++] = m->f[i].cw.pts[k];
+            }
+        else {
+            *fs = m->f[i].cw;
+            memset(&m->f[i].cw, 0, sizeof m->f[i].cw);
+        }
     }
     struct tn_series *dst = &c->series[d][TN_SER_CWND_EST];
     free(dst->pts);

@@ -56,16 +56,50 @@ static double rto_est_ms(const struct tn_sender *s)
 
 /* ---- vantage point from the handshake ---- */
 
-void tn_infer_handshake(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p)
+/* A SYN or SYN-ACK sent again with the same ISN: its retransmission timer (1 s initially)
+ * ran out.  Counted as a timeout retransmission with a timeout episode that the peer's answer
+ * ends. */
+static void syn_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                       const struct tn_pkt *p, int64_t prev_ns)
+{
+    struct tn_conn *c = &cp->pub;
+    int64_t t = tn_time_ns(p->ts);
+    c->inf[d].rexmit[TN_EV_REXMIT_RTO - TN_EV_REXMIT_FAST]++;
+    tn_rec_event(ctx, c, d, TN_EV_REXMIT_RTO, p, 0, 0, "timeout: %s resent after %.0f ms",
+                 (p->tcp.flags & TN_TCP_ACK) ? "SYN-ACK" : "SYN", ms_between(t, prev_ns));
+    if (!cp->syn_rto_open[d]) {
+        cp->syn_rto_open[d] = true;
+        c->inf[d].episodes_rto++;
+        tn_rec_event(ctx, c, d, TN_EV_RTO_START, p, 0, 0, "handshake timeout");
+    }
+}
+
+static void syn_rto_end(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                        const struct tn_pkt *p)
+{
+    if (!cp->syn_rto_open[!d])
+        return;
+    cp->syn_rto_open[!d] = false;
+    tn_rec_event(ctx, &cp->pub, d, TN_EV_RTO_END, p, 1, 0, "the peer answered the handshake");
+}
+
+void tn_infer_handshake(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                        const struct tn_pkt *p)
 {
     struct tn_conn *c = &cp->pub;
     uint8_t fl = p->tcp.flags;
     int64_t t = tn_time_ns(p->ts);
+    if ((fl & TN_TCP_ACK) && !(fl & TN_TCP_RST))
+        syn_rto_end(ctx, cp, d, p);
     if ((fl & (TN_TCP_SYN | TN_TCP_ACK)) == TN_TCP_SYN && d == TN_A2B) {
+        if (cp->hs_syn_ns && c->d[d].syn > 1 && p->tcp.seq == c->d[d].isn)
+            syn_rexmit(ctx, cp, d, p, cp->hs_syn_ns);
         cp->hs_syn_ns = t;
         return;
     }
     if ((fl & (TN_TCP_SYN | TN_TCP_ACK)) == (TN_TCP_SYN | TN_TCP_ACK) && d == TN_B2A) {
+        if (cp->hs_synack_ns && c->d[d].syn > 1 && p->tcp.seq == c->d[d].isn)
+            syn_rexmit(ctx, cp, d, p, cp->hs_synack_ns);
         cp->hs_synack_ns = t;
         return;
     }
@@ -285,6 +319,9 @@ static void end_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, en
                  ms_between(tn_time_ns(p->ts), s->episode_start_ns), (long long)s->recovery_point);
     if (s->episode == TN_EP_RECOVERY || s->episode == TN_EP_RTO)
         tn_cc_on_recovery_end(s->models, tn_time_ns(p->ts), s->episode == TN_EP_RTO);
+    /* the multiplicative decrease tells the flavour: 0.5 Reno, 0.7 CUBIC (measured on
+     * windows of 8 segments or more, where one segment does not blur it) */
+    s->beta_pending = s->episode == TN_EP_RECOVERY && s->beta_before >= 8;
     s->episode = TN_EP_NONE;
     s->rexmit_out = 0;
     s->reno_sacked = 0;
@@ -306,8 +343,10 @@ static void start_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, 
     s->episode_start_ns = t;
     s->recovery_point = c->d[d].hi_rel;
     s->rexmit_out = 0;
-    if (ep == TN_EP_RECOVERY)
+    if (ep == TN_EP_RECOVERY) {
         inf->episodes_recovery++;
+        s->beta_before = flight / s->mss;
+    }
     else
         inf->episodes_rto++;
     tn_rec_event(ctx, c, d, ep == TN_EP_RTO ? TN_EV_RTO_START : TN_EV_RECOVERY_START, p,
@@ -670,6 +709,11 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
         .rwnd_limited = rwnd_limited,
     };
     tn_cc_on_ack(s->models, &ca);
+    if (s->beta_pending && s->episode == TN_EP_NONE && sent_flight_max > 0) {
+        if (s->nbetas < TN_BETA_MAX)
+            s->betas[s->nbetas++] = (double)sent_flight_max / s->mss / s->beta_before;
+        s->beta_pending = false;
+    }
     account_limiter(c, s, &ca, t);
     tn_rec_series(ctx, c, sd, TN_SER_INFLIGHT, t, (double)flight);
     tn_cc_record(ctx, c, sd, s->models, t);
@@ -713,7 +757,7 @@ void tn_infer_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp)
         struct tn_sender *s = cp->dp[d].snd;
         if (!s || !c->d[d].data_seen)
             continue;
-        tn_cc_finish(ctx, c, (enum tn_dir)d, s->models, &c->inf[d]);
+        tn_cc_finish(ctx, c, (enum tn_dir)d, s->models, &c->inf[d], s->betas, s->nbetas);
         c->inf[d].seg_size = s->mss;
         int64_t total = 0;
         for (int l = 1; l < TN_LIM_COUNT; l++)

@@ -32,7 +32,11 @@ static void sender_block(FILE *out, const struct tn_conn *c, enum tn_dir d)
         fprintf(out, "       %-22s %.3f s after the first packet\n", "slow start ended:",
                 (double)(f->slowstart_end_ns - (c->first.sec * 1000000000 + c->first.nsec)) / 1e9);
     fprintf(out, "       %-22s %.0f B\n", "max bytes in flight:", f->max_inflight);
-    if (f->flavor != TN_CC_UNKNOWN)
+    if (f->flavor != TN_CC_UNKNOWN && f->beta_n)
+        fprintf(out, "       %-22s %s (confidence %.2f; window after a loss %.2f x before, median of %u)\n",
+                "congestion control:", tn_cc_flavor_name(f->flavor), f->flavor_confidence, f->beta,
+                f->beta_n);
+    else if (f->flavor != TN_CC_UNKNOWN)
         fprintf(out, "       %-22s %s (confidence %.2f; median cwnd fit error reno %.1f%%, cubic %.1f%%)\n",
                 "congestion control:", tn_cc_flavor_name(f->flavor), f->flavor_confidence,
                 100 * f->cwnd_err_reno, 100 * f->cwnd_err_cubic);
