@@ -344,8 +344,12 @@ struct tn_dfcp_infer {
     double goodput_ratio;      /* goodput / throughput */
     double symbol_rate_pps;
     double gap_median_us;      /* median gap between consecutive symbols of a block */
+    double loss_gap_ratio;     /* arrival gap across missing symbols / (slots x median gap):
+                                  ~1 the loss left a hole in time (lossy link after a paced
+                                  sender), well below 1 a busy queue dropped (bottleneck);
+                                  < 0 when no symbol was missing inside a block */
     enum tn_limiter limiter;   /* RWND: block window; APP: rate-capped sender; BOTTLENECK */
-    char limiter_why[80];
+    char limiter_why[96];
 };
 
 struct tn_conn {

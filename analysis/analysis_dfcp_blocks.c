@@ -213,7 +213,12 @@ void tn_dfcp_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
             b->first_ns = t;
             b->first_pkt = p->num;
         } else if (b->last_ns) {
-            gap_add(dd, t - b->last_ns);
+            if (h->sym_idx > b->max_idx + 1u && h->sym_idx < b->n && b->symbols_seen) {
+                dd->jump_gap_ns += (double)(t - b->last_ns);
+                dd->jump_slots += (uint64_t)(h->sym_idx - b->max_idx);
+            } else {
+                gap_add(dd, t - b->last_ns);
+            }
         }
     }
     struct tn_dfcp_block *b = &c->blocks[idx];
@@ -397,32 +402,50 @@ static double gap_median_us(const struct tn_dfcp_dir *dd, double *p25, double *p
     return q[1];
 }
 
-/* What limited the rate (issue 5): the block window, the sender's own pace, or the path. */
+/* What limited the rate (issue 5): the block window, the path (a bottleneck queue before or
+ * after the monitor), or the sender's own pace.  Rules, first match wins:
+ *  1. ACKING and window blocks in flight at least half the data time: the block window;
+ *  2. symbols missing here (>= 1%) with no hole in time where they are missing: a queue that
+ *     stayed busy dropped them, i.e. the sender outran a bottleneck before the monitor;
+ *  3. blocks failed although every symbol passed here: lost after the monitor;
+ *  4. not next to the receiver, and the BACK comes later after a block's last symbol than a
+ *     round trip (1.25 x handshake rtt + 1 ms): the symbols queue after the monitor;
+ *  5. regular symbol gaps (p75 <= 2 x p25): a paced, rate-capped sender;
+ *  6. symbols missing here otherwise: bottleneck; else unknown. */
 static void limiter(const struct tn_conn *c, struct tn_dfcp_infer *inf, double p25, double p75)
 {
-    double extra_ms = tn_stat_avg(&inf->back_first_ms) - (c->hs_rtt_ms > 0 ? c->hs_rtt_ms : 0);
-    double span_ms = inf->symbols_seen && inf->symbol_rate_pps > 0
-                         ? (double)inf->n / inf->symbol_rate_pps * 1e3 : 0;
+    double last_ms = tn_stat_avg(&inf->back_last_ms);
+    bool lossy = inf->symbol_loss_seen >= 0.01;
+    bool holes = inf->loss_gap_ratio >= 0.75;
     if (inf->acking && inf->window_full_share >= 0.5) {
         inf->limiter = TN_LIM_RWND;
         snprintf(inf->limiter_why, sizeof inf->limiter_why,
                  "%u-block window full %.0f%% of the data time", inf->window,
                  inf->window_full_share * 100);
-    } else if (inf->symbol_loss_seen >= 0.01 || inf->failed_complete > 0) {
+    } else if (lossy && inf->loss_gap_ratio >= 0 && !holes) {
         inf->limiter = TN_LIM_BOTTLENECK;
         snprintf(inf->limiter_why, sizeof inf->limiter_why,
-                 "%.1f%% symbols lost before here, %" PRIu64 " failed blocks lost after",
-                 inf->symbol_loss_seen * 100, inf->failed_complete);
-    } else if (inf->back_first_ms.n && span_ms > 0 && extra_ms > 4 * span_ms &&
-               c->vantage != TN_VP_NEAR_B) {
+                 "%.1f%% symbols dropped before here by a busy queue (gap ratio %.2f)",
+                 inf->symbol_loss_seen * 100, inf->loss_gap_ratio);
+    } else if (inf->failed_complete > 0) {
         inf->limiter = TN_LIM_BOTTLENECK;
         snprintf(inf->limiter_why, sizeof inf->limiter_why,
-                 "BACK %.1f ms after first symbol, beyond rtt: queue after the monitor",
-                 tn_stat_avg(&inf->back_first_ms));
+                 "%" PRIu64 " failed blocks had every symbol here: lost after it",
+                 inf->failed_complete);
+    } else if (c->hs_rtt_ms > 0 && c->vantage != TN_VP_NEAR_B && inf->back_last_ms.n &&
+               last_ms > 1.25 * c->hs_rtt_ms + 1) {
+        inf->limiter = TN_LIM_BOTTLENECK;
+        snprintf(inf->limiter_why, sizeof inf->limiter_why,
+                 "BACK %.1f ms after a block's last symbol > rtt %.1f ms: queue after here",
+                 last_ms, c->hs_rtt_ms);
     } else if (p25 > 0 && p75 <= 2 * p25) {
         inf->limiter = TN_LIM_APP;
-        snprintf(inf->limiter_why, sizeof inf->limiter_why,
-                 "no loss, regular symbol gaps %.0f-%.0f us: rate-capped sender", p25, p75);
+        snprintf(inf->limiter_why, sizeof inf->limiter_why, "regular symbol gaps %.0f-%.0f us%s",
+                 p25, p75, lossy ? "; losses leave time holes: lossy link" : ", no loss");
+    } else if (lossy) {
+        inf->limiter = TN_LIM_BOTTLENECK;
+        snprintf(inf->limiter_why, sizeof inf->limiter_why, "%.1f%% symbols lost before here",
+                 inf->symbol_loss_seen * 100);
     } else {
         inf->limiter = TN_LIM_UNKNOWN;
         snprintf(inf->limiter_why, sizeof inf->limiter_why, "no window, loss or pacing evidence");
@@ -480,6 +503,9 @@ static void summarize(struct tn_conn_priv *cp)
         inf->goodput_ratio = inf->goodput_bps / inf->throughput_bps;
     double p25 = 0, p75 = 0;
     inf->gap_median_us = gap_median_us(dd, &p25, &p75);
+    inf->loss_gap_ratio = -1;
+    if (dd->jump_slots && inf->gap_median_us > 0)
+        inf->loss_gap_ratio = dd->jump_gap_ns / 1e3 / ((double)dd->jump_slots * inf->gap_median_us);
     limiter(c, inf, p25, p75);
 }
 

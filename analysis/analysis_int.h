@@ -135,6 +135,8 @@ struct tn_dfcp_dir {
     uint64_t iv_bytes, iv_good, iv_syms;
     uint32_t gap_hist[TN_DFCP_GAP_BINS];
     uint64_t good_bytes;       /* source bytes of decoded blocks */
+    double jump_gap_ns;        /* arrival gaps across skipped symbol indices, and the slots */
+    uint64_t jump_slots;       /* they span (skipped + 1): do losses leave holes in time? */
 };
 
 struct tn_dfcp_priv {

@@ -122,6 +122,9 @@ static void block_rows(FILE *out, const struct tn_conn *c)
                 f->window_full_share * 100);
     fprintf(out, "\tdata period:      %.6f s, %.0f symbols/s, median symbol gap %.1f us\n",
             f->duration_s, f->symbol_rate_pps, f->gap_median_us);
+    if (f->loss_gap_ratio >= 0)
+        fprintf(out, "\tloss gap ratio:   %.2f (~1: losses leave holes in time; << 1: a busy queue"
+                " dropped)\n", f->loss_gap_ratio);
     fprintf(out, "\tthroughput:       %.0f bit/s (all DATA bytes)\n", f->throughput_bps);
     if (f->acking)
         fprintf(out, "\tgoodput:          %.0f bit/s (decoded source bytes), %.3f of throughput\n",
