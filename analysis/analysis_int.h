@@ -79,6 +79,9 @@ struct tn_sender {
     double srtt_ms, rttvar_ms; /* RFC 6298 estimator over the samples */
     bool rtt_init;
     double min_rtt_ms;
+    double half_ms, half_min_ms;   /* monitor <-> this endpoint round trip, from TS echoes */
+    bool half_init;
+    double min_ack_ms;         /* smallest data -> ACK time seen (monitor <-> receiver) */
     bool zero_window;          /* receiver advertised zero */
     uint32_t rwnd;             /* last window advertised to this sender (scaled) */
     bool rwnd_seen;
@@ -202,6 +205,8 @@ void tn_infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn
                    const struct tn_pkt *p, struct tn_seginfo *si);
 void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
                   const struct tn_pkt *p, int64_t ack_rel);
+void tn_infer_ts(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                 const struct tn_pkt *p);
 void tn_infer_window(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
                      const struct tn_pkt *p, uint32_t win);
 void tn_infer_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp);

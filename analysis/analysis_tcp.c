@@ -263,6 +263,7 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
     if (pure && (fl & TN_TCP_ACK))
         ds->pure_acks++;
     tn_infer_handshake(ctx, cp, d, p);
+    tn_infer_ts(ctx, cp, d, p);
     struct tn_seginfo si;
     bool data = p->payload_len > 0;
     if (data) {

@@ -30,6 +30,7 @@ static struct tn_sender *sender_of(struct tn_conn_priv *cp, enum tn_dir d)
         dp->snd->mss = mss;
         dp->snd->models = tn_cc_new(mss);
         dp->snd->min_rtt_ms = -1;
+        dp->snd->min_ack_ms = -1;
     }
     return dp->snd;
 }
@@ -508,8 +509,6 @@ void tn_infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn
     case TN_SEG_NEW:
         check_idle(ctx, cp, d, p, s, t);
         seg_push(s, si->start, si->end, t);
-        if (p->tcp.opt.has_ts)
-            ts_push(s, p->tcp.opt.ts_val, t);
         break;
     case TN_SEG_REXMIT:
         on_rexmit(ctx, cp, d, p, si, "");
@@ -593,6 +592,45 @@ static void on_sack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
     }
 }
 
+/* Round trip between the monitor and the sender of direction d: from TSval/TSecr echoes
+ * (the sender echoing an ACK's TSval in its next segment), else from the handshake, else 0
+ * (a monitor next to the sender). */
+static double sender_half_ms(const struct tn_conn_priv *cp, enum tn_dir d)
+{
+    const struct tn_sender *s = cp->dp[d].snd;
+    if (s && s->half_init)
+        return s->half_ms;
+    return cp->pub.hs_half_ms[d] > 0 ? cp->pub.hs_half_ms[d] : 0;
+}
+
+/* Every segment with timestamps: its TSval is timed; its TSecr, echoing the peer's TSval,
+ * gives the round trip monitor -> this side -> monitor (RFC 7323 §4). */
+void tn_infer_ts(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                 const struct tn_pkt *p)
+{
+    (void)ctx;
+    if (!p->tcp.opt.has_ts)
+        return;
+    int64_t t = tn_time_ns(p->ts);
+    struct tn_sender *s = sender_of(cp, d);
+    ts_push(s, p->tcp.opt.ts_val, t);
+    struct tn_sender *peer = cp->dp[!d].snd;
+    if (!peer || !p->tcp.opt.ts_ecr || (p->tcp.flags & TN_TCP_SYN))
+        return;
+    double r = ts_echo(peer, p->tcp.opt.ts_ecr, t);
+    if (r < 0)
+        return;
+    if (!s->half_init || r < s->half_min_ms)
+        s->half_min_ms = r;
+    /* an echo delayed by the application (nothing to send) is no path delay: clip it */
+    double v = fmin(r, 4 * s->half_min_ms + 1.0);
+    s->half_ms = s->half_init ? 0.875 * s->half_ms + 0.125 * v : v;
+    s->half_init = true;
+    /* the peer's data: its receiver (this side) just echoed it; a full TS round trip */
+    if (cp->pub.d[!d].data_seen)
+        tn_stat_add(&cp->pub.inf[!d].rtt_ts_ms, r + sender_half_ms(cp, (enum tn_dir)!d));
+}
+
 /* What held the sender back between the previous ACK and this one: the receiver's window when
  * the flight filled it, the application when the flight stayed well below the congestion
  * window, else the congestion window -- or a bottleneck link when the RTT is inflated by a
@@ -648,20 +686,19 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
         s->una_set = true;
         s->last_progress_ns = t;
         s->interval_good += (uint64_t)acked;
-        rtt = seg_ack(s, ack_rel, t);
-        if (rtt >= 0) {
+        double to_receiver = seg_ack(s, ack_rel, t);
+        if (to_receiver >= 0) {
+            if (s->min_ack_ms < 0 || to_receiver < s->min_ack_ms)
+                s->min_ack_ms = to_receiver;
+            /* the sender's RTT: monitor -> receiver -> monitor, plus monitor -> sender -> monitor */
+            rtt = to_receiver + sender_half_ms(cp, sd);
             tn_stat_add(&inf->rtt_ms, rtt);
             rtt_update(s, rtt);
             tn_rec_series(ctx, c, sd, TN_SER_RTT_MS, t, rtt);
         }
-        if (p->tcp.opt.has_ts && p->tcp.opt.ts_ecr) {
-            double r = ts_echo(s, p->tcp.opt.ts_ecr, t);
-            if (r >= 0)
-                tn_stat_add(&inf->rtt_ts_ms, r);
-        }
         /* an ACK for retransmitted data sooner than the monitor<->receiver round trip answered
          * the original: the receiver (side d) is hs_half_ms[d] away, else min data->ACK time */
-        double rt = c->hs_half_ms[d] > 0 ? c->hs_half_ms[d] : s->min_rtt_ms;
+        double rt = c->hs_half_ms[d] > 0 ? c->hs_half_ms[d] : s->min_ack_ms;
         if (s->last_rexmit_ns && ack_rel >= s->last_rexmit_end && rt > 0 &&
             ms_between(t, s->last_rexmit_ns) < 0.5 * rt) {
             inf->rexmit[TN_EV_REXMIT_SPURIOUS - TN_EV_REXMIT_FAST]++;

@@ -356,9 +356,19 @@ static void grade_cwnd_rtt(const struct tn_truth *t, const struct tn_conn *c, in
 
 /* Match kernel Recovery (3) / Loss (4) entries with our recovery_start / rto_start events within
  * one RTT. */
+/* The kernel's smoothed RTT of the flow at time at (ns), or -1. */
+static double srtt_at(const struct tn_truth *t, const struct truth_key *k, int64_t at)
+{
+    double v = -1;
+    for (size_t i = 0; i < t->nprobes && t->probes[i].t_ns <= at; i++)
+        if (strcmp(t->probes[i].k.src, k->src) == 0 && strcmp(t->probes[i].k.dst, k->dst) == 0)
+            v = t->probes[i].srtt_ms;
+    return v;
+}
+
 static void grade_episodes(const struct tn_truth *t, const struct tn_conn *c, int d, struct tn_accuracy *r)
 {
-    double rtt_ns = (c->hs_rtt_ms > 0 ? c->hs_rtt_ms : 100.0) * 1e6;
+    double hs_ns = (c->hs_rtt_ms > 0 ? c->hs_rtt_ms : 100.0) * 1e6;
     bool *used = tn_xcalloc(c->nevents + 1, sizeof *used);
     int prev = 0;
     for (size_t i = 0; i < t->nstates; i++) {
@@ -370,6 +380,9 @@ static void grade_episodes(const struct tn_truth *t, const struct tn_conn *c, in
         if (!entry)
             continue;
         int kind = s->state == 3 ? TN_EV_RECOVERY_START : TN_EV_RTO_START;
+        /* within one RTT, the RTT of the moment (queues inflate it beyond the handshake's) */
+        double srtt = srtt_at(t, &s->k, s->t_ns);
+        double rtt_ns = srtt > 0 && srtt * 1e6 > hs_ns ? srtt * 1e6 : hs_ns;
         r->truth_episodes[s->state == 4]++;
         for (size_t k = 0; k < c->nevents; k++) {
             const struct tn_event *e = &c->events[k];
