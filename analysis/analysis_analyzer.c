@@ -102,6 +102,7 @@ static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt 
         c->d[d].win_min = UINT32_MAX;
     }
     cp->hash = hash;
+    cp->rst_dir = -1;
     tn_grow((void **)&a->conns, &a->cap, a->nconns + 1, sizeof *a->conns);
     a->conns[a->nconns++] = cp;
     c->idx = (unsigned)a->nconns;

@@ -155,6 +155,8 @@ struct tn_conn_priv {
     uint64_t hash;
     int64_t hs_syn_ns, hs_synack_ns;   /* latest SYN (a->b) and SYN-ACK (b->a) seen */
     bool syn_rto_open[2];              /* a handshake timeout episode of that side is open */
+    uint32_t rst_ack;                  /* the last RST with ACK: what it answered */
+    int8_t rst_dir;                    /* its direction, -1 when none */
     struct tn_dfcp_priv dfcp;          /* DFCP connections only */
 };
 

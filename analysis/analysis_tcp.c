@@ -249,6 +249,10 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
     if (fl & TN_TCP_RST) {
         ds->rst++;
         c->reset = true;
+        if (fl & TN_TCP_ACK) {
+            cp->rst_ack = p->tcp.ack;
+            cp->rst_dir = (int8_t)d;
+        }
     }
     if (c->d[0].fin && c->d[1].fin)
         c->closed = true;
@@ -291,5 +295,10 @@ bool tn_tcp_conn_is_reuse(const struct tn_conn_priv *cp, enum tn_dir d, const st
     if (!pure_syn || !(c->closed || c->reset))
         return false;
     /* a retransmitted SYN of the same attempt carries the same ISN */
-    return !(c->d[d].syn_seen && c->d[d].isn == p->tcp.seq);
+    if (c->d[d].syn_seen && c->d[d].isn == p->tcp.seq)
+        return false;
+    /* the peer's RST answered exactly this SYN (captures sometimes order the answer first) */
+    if (c->reset && cp->rst_dir == (int8_t)!d && cp->rst_ack == p->tcp.seq + 1)
+        return false;
+    return true;
 }

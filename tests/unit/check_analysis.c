@@ -185,6 +185,18 @@ START_TEST(test_port_reuse_new_connection)
 }
 END_TEST
 
+/* wireshark-samplecaptures/packet_capture.pcap packets 1389-1390: the RST refusing a SYN is
+ * captured before the SYN itself (ack = the SYN's seq + 1): one connection, not two. */
+START_TEST(test_rst_before_the_syn_it_refuses)
+{
+    feed(tcp(false, 0, 2945162646u, R | A, 0, 0));
+    feed(tcp(true, 2945162645u, 0, S, 64240, 0));
+    ck_assert_uint_eq(tn_analyzer_conn_count(an), 1);
+    feed(tcp(true, 77, 0, S, 64240, 0));            /* a new attempt with a new ISN: reuse */
+    ck_assert_uint_eq(tn_analyzer_conn_count(an), 2);
+}
+END_TEST
+
 START_TEST(test_zero_window_and_super_segment)
 {
     handshake(1, 1);
@@ -274,6 +286,7 @@ Suite *tn_analysis_suite(void)
     tcase_add_test(tc, test_gap_acked_then_resent_is_rexmit);
     tcase_add_test(tc, test_port_reuse_new_connection);
     tcase_add_test(tc, test_zero_window_and_super_segment);
+    tcase_add_test(tc, test_rst_before_the_syn_it_refuses);
     tcase_add_test(tc, test_dfcp_counters);
     tcase_add_test(tc, test_trace_anomaly_first_packet);
     suite_add_tcase(s, tc);
