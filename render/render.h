@@ -77,4 +77,34 @@ int tn_csv_write_packets(const char *dir, const struct tn_analyzer *a, const str
 int tn_csv_write_dfcp_blocks(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
                              struct tn_err *err);
 
+
+/* ---- multi-flow views (issue 7): render_multi.c, render_csv_multi.c, render_fig_queue.c,
+ * render_fig_experiment.c.  Every member may be NULL (or 0): what is absent is not shown. */
+struct tn_multi {
+    const struct tn_fairness *fair;
+    const struct tn_parallel *par;
+    size_t npar;
+    const struct tn_q2_result *q2;         /* two capture points */
+    const struct tn_q1_result *q1;         /* single-point estimate */
+    const struct tn_linkq *linkq;          /* ns-2 link queues */
+    const struct tn_experiment *exp;
+};
+
+/* Text: fairness, parallel transfers, router queue (two-point and single-point estimate with
+ * its assumptions and its error against the two-point truth), ns-2 link queues. */
+void tn_report_multi(FILE *out, const struct tn_analyzer *a, const struct tn_multi *m);
+/* Text: the experiment table, one row per (trace, connection). */
+void tn_report_experiment(FILE *out, const struct tn_experiment *e);
+/* Append the multi-flow series (jain_index with empty conn, queue_pkts, queue_bytes,
+ * sojourn_ms, queue_delay_ms, queue_est_pkts) to dir/series.csv; call right after
+ * tn_csv_write_series (creates the file with its header when it is missing). */
+int tn_csv_append_multi_series(const char *dir, const struct tn_multi *m, const struct tn_view *v,
+                               struct tn_err *err);
+/* experiment.csv of csv-contract.md. */
+int tn_csv_write_experiment(const char *dir, const struct tn_experiment *e, struct tn_err *err);
+/* Figures: queue.png (two-point queue, single-point estimate), sojourn.png, linkq-F-T.png
+ * (ns-2), jain.png, parallel-N.png, experiment-goodput.png, experiment-ratio.png. */
+int tn_plot_write_multi(const char *dir, const struct tn_multi *m, const struct tn_plot_opts *po,
+                        struct tn_err *err);
+
 #endif
