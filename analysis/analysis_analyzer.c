@@ -11,6 +11,9 @@ struct tn_analyzer {
     struct tn_conn_priv **conns;
     size_t nconns, cap;
     struct tn_trace_stats st;
+    struct tn_flowkey last_key;   /* most packets belong to the previous packet's connection */
+    uint64_t last_hash;
+    long last_idx;                /* -1: none */
 };
 
 struct tn_analyzer *tn_analyzer_new(const struct tn_analysis_cfg *cfg)
@@ -22,6 +25,7 @@ struct tn_analyzer *tn_analyzer_new(const struct tn_analysis_cfg *cfg)
         a->cfg.interval_ns = 100000000;
     a->ctx.cfg = &a->cfg;
     a->flows = tn_flowtab_new();
+    a->last_idx = -1;
     return a;
 }
 
@@ -124,14 +128,20 @@ void tn_analyzer_add(struct tn_analyzer *a, const struct tn_pkt *p, int status, 
     struct tn_flowkey key;
     uint64_t hash;
     tn_flowkey_make(p, &key, &hash);
-    long idx = tn_flowtab_lookup(a->flows, &key, hash);
+    long idx = a->last_idx >= 0 && hash == a->last_hash && memcmp(&key, &a->last_key, sizeof key) == 0
+                   ? a->last_idx
+                   : tn_flowtab_lookup(a->flows, &key, hash);
     struct tn_conn_priv *cp = idx >= 0 ? a->conns[idx] : NULL;
     if (cp && p->kind == TN_PK_TCP && tn_tcp_conn_is_reuse(cp, dir_of(&cp->pub, p), p))
         cp = NULL;
     if (!cp) {
         cp = new_conn(a, p, hash);
-        tn_flowtab_set(a->flows, &key, hash, (long)a->nconns - 1);
+        idx = (long)a->nconns - 1;
+        tn_flowtab_set(a->flows, &key, hash, idx);
     }
+    a->last_key = key;
+    a->last_hash = hash;
+    a->last_idx = idx;
 
     struct tn_conn *c = &cp->pub;
     enum tn_dir d = dir_of(c, p);

@@ -39,38 +39,40 @@ void tn_flowtab_free(struct tn_flowtab *t)
     free(t);
 }
 
-/* 64-bit FNV-1a over the key bytes, then a final avalanche (splitmix64). */
-static uint64_t hash_bytes(const uint8_t *b, size_t n, uint64_t h)
+static inline uint64_t load64(const uint8_t *b)
 {
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= 0x100000001b3ull;
-    }
+    uint64_t v;
+    memcpy(&v, b, 8);
+    return v;
+}
+
+/* splitmix64 finalizer: every input bit reaches every output bit */
+static inline uint64_t mix64(uint64_t h)
+{
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebull;
+    h ^= h >> 31;
     return h;
 }
 
 void tn_flowkey_make(const struct tn_pkt *p, struct tn_flowkey *k, uint64_t *hash)
 {
-    memset(k, 0, sizeof *k);
-    k->proto = (uint8_t)p->kind;
-    k->family = p->src.family;
     int c = memcmp(p->src.a, p->dst.a, 16);
     bool src_low = c < 0 || (c == 0 && p->sport <= p->dport);
     const struct tn_addr *lo = src_low ? &p->src : &p->dst, *hi = src_low ? &p->dst : &p->src;
+    k->proto = (uint8_t)p->kind;
+    k->family = p->src.family;
     memcpy(k->addr_lo, lo->a, 16);
     memcpy(k->addr_hi, hi->a, 16);
     k->port_lo = src_low ? p->sport : p->dport;
     k->port_hi = src_low ? p->dport : p->sport;
-    uint64_t h = 0xcbf29ce484222325ull;
-    h = hash_bytes(k->addr_lo, p->src.family == 4 ? 4 : 16, h);
-    h = hash_bytes(k->addr_hi, p->src.family == 4 ? 4 : 16, h);
-    uint8_t tail[6] = {k->proto, k->family, (uint8_t)(k->port_lo >> 8), (uint8_t)k->port_lo,
-                       (uint8_t)(k->port_hi >> 8), (uint8_t)k->port_hi};
-    h = hash_bytes(tail, sizeof tail, h);
-    h ^= h >> 30;
-    h *= 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 27;
-    *hash = h;
+    uint64_t h = (uint64_t)k->port_lo << 48 | (uint64_t)k->port_hi << 32 | (uint64_t)k->proto << 8 | k->family;
+    h = mix64(h ^ load64(k->addr_lo)) ^ load64(k->addr_hi);
+    if (k->family == 6)
+        h = mix64(h ^ load64(k->addr_lo + 8)) ^ load64(k->addr_hi + 8);
+    *hash = mix64(h);
 }
 
 static bool key_eq(const struct tn_flowkey *a, const struct tn_flowkey *b)

@@ -160,13 +160,15 @@ struct tn_conn_priv {
     struct tn_dfcp_priv dfcp;          /* DFCP connections only */
 };
 
-/* Flow table: 5-tuple -> connection (both directions map to one). */
+/* Flow table: 5-tuple -> connection (both directions map to one).  Every byte is set by
+ * tn_flowkey_make (no padding: 1 + 1 + 2 + 2 + 16 + 16), so keys compare with memcmp. */
 struct tn_flowkey {
     uint8_t proto;             /* TN_PK_TCP / TN_PK_DFCP */
     uint8_t family;
     uint16_t port_lo, port_hi;
     uint8_t addr_lo[16], addr_hi[16];
 };
+_Static_assert(sizeof(struct tn_flowkey) == 38, "flow keys compare with memcmp: no padding");
 
 struct tn_flowtab;
 
