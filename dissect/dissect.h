@@ -44,6 +44,9 @@ const char *tn_anom_text(enum tn_anom_kind k);  /* "TCP option length 0 or 1" */
  * The status is the worst thing found; kind says whether the record is usable.  They combine:
  *  - TRUNCATED + kind TCP: the fixed TCP header is complete but its options were cut by the snap
  *    length (tcp.opt_truncated); seq/ack/flags/window are valid, options partial.
+ *  - TRUNCATED + kind TCP/DFCP with ip4.len_gt_wire / ip6.len_gt_wire: the IP length says more
+ *    than the frame holds (offload captures, a damaged length).  The IP header is believed:
+ *    payload_len comes from it and payload_caplen is what the frame holds, as for a snap length.
  *  - MALFORMED + kind TCP: a length inside the packet is inconsistent but the transport header
  *    could still be read (ip4.opt_len, tcp.opt_len_*); the bad option is skipped.
  *  - OK with anomaly bits: content that parses but is odd (tcp.flags_bad, tcp.wscale_big,

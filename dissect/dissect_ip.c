@@ -89,8 +89,12 @@ static void dis_ip4(struct tn_dis *d, struct tn_cursor *c)
         return;
     }
     if (total > wire) {
-        tn_dis_flag(d, TN_ANOM_IP4_LEN_GT_WIRE, TN_DIS_MALFORMED);
-        return;
+        /* The frame is shorter than the datagram its header describes: a capture that did not
+         * keep all of it (offload captures hand over 1500-byte lengths in short frames, some
+         * tools write a cut frame's captured length as its wire length) or a damaged length.
+         * Either way the header is the best account of the segment, as tshark and tcptrace
+         * take it: the missing bytes count as not captured (TRUNCATED), like a snap length. */
+        tn_dis_flag(d, TN_ANOM_IP4_LEN_GT_WIRE, TN_DIS_TRUNCATED);
     }
     struct tn_cursor opts;
     if (!tn_cur_sub(c, ihl - IP4_HDR_LEN, &opts)) {
@@ -186,8 +190,8 @@ static void dis_ip6(struct tn_dis *d, struct tn_cursor *c)
         /* Jumbogram (RFC 2675): the real length is in a hop-by-hop option; bound by the frame. */
         plen = wire;
     } else if (plen > wire) {
-        tn_dis_flag(d, TN_ANOM_IP6_LEN_GT_WIRE, TN_DIS_MALFORMED);
-        return;
+        /* As for IPv4 (dis_ip4): the payload length wins, the rest was not captured. */
+        tn_dis_flag(d, TN_ANOM_IP6_LEN_GT_WIRE, TN_DIS_TRUNCATED);
     }
     struct tn_cursor pl;
     tn_dis_push(d, c, plen, &pl);

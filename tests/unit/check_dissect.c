@@ -7,6 +7,7 @@
  * checksums meaningless).  Expected values are decoded by hand from the bytes in the comments.
  */
 #include <check.h>
+#include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -523,7 +524,7 @@ START_TEST(test_ip4_lengths)
     } cases[] = {
         {"IHL 4", 0, 0x44, TN_DIS_MALFORMED, A(IP4_HDR_LEN), TN_PK_OTHER},
         {"total 16 < IHL", 3, 0x10, TN_DIS_MALFORMED, A(IP4_TOTAL_LEN), TN_PK_OTHER},
-        {"total 0x2e > 45 on the wire", 3, 0x2e, TN_DIS_MALFORMED, A(IP4_LEN_GT_WIRE), TN_PK_OTHER},
+        {"total 0x2e > 45 on the wire", 3, 0x2e, TN_DIS_TRUNCATED, A(IP4_LEN_GT_WIRE), TN_PK_TCP},
         {"total 0 (TSO)", 3, 0x00, TN_DIS_OK, A(IP4_TSO_LEN0), TN_PK_TCP},
         {"total 30: TCP header past the IP payload", 3, 0x1e, TN_DIS_MALFORMED, A(TCP_HDR_GT_IP),
          TN_PK_OTHER},
@@ -553,6 +554,130 @@ START_TEST(test_ip4_lengths)
     ck_assert_int_eq(dis_cw(NULL, TN_LINK_RAW, ip4_data, 42, sizeof ip4_data, &p), TN_DIS_OK);
     ck_assert_uint_eq(p.payload_caplen, 2);
     ck_assert_mem_eq(p.payload, "he", 2);
+}
+END_TEST
+
+/* IP length > the frame's wire length (offload captures, damaged lengths): the anomaly stays,
+ * the packet stays TCP, payload_len comes from the IP header and payload_caplen is what the frame
+ * holds; status TRUNCATED (the capture did not keep what the header claims). */
+
+/* tcptrace-input/long_rtt.dmp packet 4, first 66 of its 120 bytes (the other 54 are zeros):
+ *   tshark -r long_rtt.dmp -c 4 -x ; tshark ... -T fields -e frame.len -e ip.len -e tcp.seq_raw
+ *   -> 120 1500 1744182475.  Ethernet 00:00:00:00:00:00 both ways, type IPv4; IPv4 IHL 5,
+ * total 0x05dc = 1500, id 0xa270, TTL 64, proto 6, 132.235.67.20 -> 132.235.67.34; TCP 4701 ->
+ * 9080, seq 0x67f61ccb = 1744182475, ack 0xa31ee2ae, offset 8 (32 bytes), ACK, window 0x1724;
+ * options NOP NOP TS 0x001aacbb 0x001d7fd1.  Payload on the wire by IP: 1500 - 20 - 32 = 1448
+ * (the next segment from 4701, packet 7, has seq 1744183923 = +1448); captured 120 - 66 = 54.
+ * (tshark's tcp.len says 54: it bounds the IP payload by the frame; tcptrace takes ip_len.) */
+static const uint8_t long_rtt_4[] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x08, 0x00,
+    0x45, 0x00, 0x05, 0xdc, 0xa2, 0x70, 0x00, 0x00, 0x40, 0x06, 0x42, 0x9f,
+    0x84, 0xeb, 0x43, 0x14, 0x84, 0xeb, 0x43, 0x22,
+    0x12, 0x5d, 0x23, 0x78, 0x67, 0xf6, 0x1c, 0xcb, 0xa3, 0x1e, 0xe2, 0xae,
+    0x80, 0x10, 0x17, 0x24, 0x5c, 0xbc, 0x00, 0x00,
+    0x01, 0x01, 0x08, 0x0a, 0x00, 0x1a, 0xac, 0xbb, 0x00, 0x1d, 0x7f, 0xd1,
+};
+
+static const struct len_case {
+    const char *what;
+    int linktype;
+    const uint8_t *b;
+    size_t n;              /* bytes of b used; the frame is n + zeros bytes */
+    size_t zeros;          /* zero bytes appended (payload the fixture does not spell out) */
+    size_t ip_len_at;      /* offset of the IP length field to patch, or 0 */
+    uint16_t ip_len;
+    int status;
+    uint64_t anoms;
+    enum tn_pkt_kind kind;
+    uint32_t payload_len, payload_caplen;
+} len_cases[] = {
+    {"long_rtt.dmp packet 4", TN_LINK_ETHERNET, long_rtt_4, sizeof long_rtt_4, 54, 0, 0,
+     TN_DIS_TRUNCATED, A(IP4_LEN_GT_WIRE), TN_PK_TCP, 1448, 54},
+    /* ip4_data (45 bytes, 5 payload) with total 46: one payload byte more than the frame */
+    {"ipv4 total 46 in 45", TN_LINK_RAW, ip4_data, sizeof ip4_data, 0, 2, 46,
+     TN_DIS_TRUNCATED, A(IP4_LEN_GT_WIRE), TN_PK_TCP, 6, 5},
+    /* ip4_data with total 1500: 1500 - 20 - 20 = 1460 on the wire, 5 captured */
+    {"ipv4 total 1500 in 45", TN_LINK_RAW, ip4_data, sizeof ip4_data, 0, 2, 1500,
+     TN_DIS_TRUNCATED, A(IP4_LEN_GT_WIRE), TN_PK_TCP, 1460, 5},
+    /* ip4_data cut after 30 bytes (wire 30 too), total 1500: the TCP header is not all there */
+    {"ipv4 total 1500, TCP header cut", TN_LINK_RAW, ip4_data, 30, 0, 2, 1500,
+     TN_DIS_TRUNCATED, A(IP4_LEN_GT_WIRE) | A(TCP_TRUNCATED), TN_PK_OTHER, 0, 0},
+    /* ip6_data (63 bytes, payload length 23 = 20 TCP + 3) with payload length 24 */
+    {"ipv6 payload 24 in 23", TN_LINK_IPV6, ip6_data, sizeof ip6_data, 0, 4, 24,
+     TN_DIS_TRUNCATED, A(IP6_LEN_GT_WIRE), TN_PK_TCP, 4, 3},
+    /* ... and 1440: 1420 on the wire */
+    {"ipv6 payload 1440 in 23", TN_LINK_IPV6, ip6_data, sizeof ip6_data, 0, 4, 1440,
+     TN_DIS_TRUNCATED, A(IP6_LEN_GT_WIRE), TN_PK_TCP, 1420, 3},
+};
+
+START_TEST(test_ip_len_gt_wire)
+{
+    const struct len_case *lc = &len_cases[_i];
+    uint8_t buf[256];
+    struct tn_pkt p;
+    size_t n = lc->n + lc->zeros;
+    ck_assert_uint_le(n, sizeof buf);
+    memset(buf, 0, sizeof buf);
+    memcpy(buf, lc->b, lc->n);
+    if (lc->ip_len_at) {
+        buf[lc->ip_len_at] = (uint8_t)(lc->ip_len >> 8);
+        buf[lc->ip_len_at + 1] = (uint8_t)lc->ip_len;
+    }
+    int st = dis(lc->linktype, buf, n, &p);
+    ck_assert_msg(st == lc->status, "%s: status %d", lc->what, st);
+    ck_assert_msg(p.anoms.bits == lc->anoms, "%s: anoms %#llx", lc->what,
+                  (unsigned long long)p.anoms.bits);
+    ck_assert_msg(p.kind == lc->kind, "%s: kind %d", lc->what, p.kind);
+    if (lc->kind != TN_PK_TCP)
+        return;
+    ck_assert_msg(p.payload_len == lc->payload_len, "%s: payload_len %u", lc->what,
+                  p.payload_len);
+    ck_assert_msg(p.payload_caplen == lc->payload_caplen, "%s: payload_caplen %u", lc->what,
+                  p.payload_caplen);
+    ck_assert_ptr_eq(p.payload + p.payload_caplen, g_copy + n);  /* ends at the frame's end */
+}
+END_TEST
+
+/* The same on whole corpus files: every packet tshark calls TCP is TCP here, and the FINs (which
+ * the bad lengths hid in fast_reuse.dmp, so port reuse was missed) are all seen.
+ *   tshark -r F -Y tcp | wc -l ; tshark -r F -Y 'tcp.flags.fin==1' | wc -l
+ *   (fast_reuse.dmp: tshark -r F -q -z conv,tcp lists 18 conversations; tcptrace-ng 18) */
+static const struct corpus_tcp {
+    const char *file;
+    long frames, tcp, fin;
+} corpus_tcp[] = {
+    {"tcptrace-input/long_rtt.dmp", 42, 42, 2},
+    {"wireshark-samplecaptures/telnet-raw.pcap", 272, 272, 2},
+    {"zeek-traces/tcp/reassembly.pcap", 117, 117, 6},
+    {"tcptrace-input/tcpudp.dmp", 40, 20, 4},
+    {"tcptrace-input/fast_reuse.dmp", 513, 513, 36},
+};
+
+START_TEST(test_corpus_len_gt_wire)
+{
+    const struct corpus_tcp *ct = &corpus_tcp[_i];
+    char path[1024], ebuf[PCAP_ERRBUF_SIZE];
+    snprintf(path, sizeof path, "%s/%s", TN_CORPUS_DIR, ct->file);
+    pcap_t *pc = pcap_open_offline(path, ebuf);
+    ck_assert_msg(pc != NULL, "%s: %s", path, ebuf);
+    struct tn_dissect_cfg cfg;
+    tn_dissect_cfg_default(&cfg);
+    struct pcap_pkthdr *h;
+    const u_char *data;
+    long frames = 0, tcp = 0, fin = 0;
+    struct tn_pkt p;
+    while (pcap_next_ex(pc, &h, &data) == 1) {
+        struct tn_time ts = {h->ts.tv_sec, (uint32_t)h->ts.tv_usec * 1000u};
+        tn_dissect(&cfg, pcap_datalink(pc), data, h->caplen, h->len, ts, (uint64_t)++frames, &p);
+        if (p.kind == TN_PK_TCP) {
+            tcp++;
+            fin += (p.tcp.flags & TN_TCP_FIN) != 0;
+        }
+    }
+    pcap_close(pc);
+    ck_assert_msg(frames == ct->frames, "%s: %ld frames", ct->file, frames);
+    ck_assert_msg(tcp == ct->tcp, "%s: %ld TCP", ct->file, tcp);
+    ck_assert_msg(fin == ct->fin, "%s: %ld FIN", ct->file, fin);
 }
 END_TEST
 
@@ -695,11 +820,16 @@ START_TEST(test_ip6_ext_bad)
     ck_assert_int_eq(dis(TN_LINK_IPV6, buf, sizeof ip6_ext, &p), TN_DIS_MALFORMED);
     ck_assert_uint_eq(p.anoms.bits, A(IP6_EXT_LEN));
 
-    /* payload length 0x80 > 52 bytes on the wire */
+    /* payload length 0x80 > 52 bytes on the wire: believed, the rest counts as not captured
+     * (128 - 8 hop-by-hop - 8 destination - 8 routing - 8 fragment - 20 TCP = 76 payload bytes,
+     * none captured) */
     memcpy(buf, ip6_ext, sizeof ip6_ext);
     buf[5] = 0x80;
-    ck_assert_int_eq(dis(TN_LINK_IPV6, buf, sizeof ip6_ext, &p), TN_DIS_MALFORMED);
+    ck_assert_int_eq(dis(TN_LINK_IPV6, buf, sizeof ip6_ext, &p), TN_DIS_TRUNCATED);
     ck_assert_uint_eq(p.anoms.bits, A(IP6_LEN_GT_WIRE));
+    ck_assert_int_eq(p.kind, TN_PK_TCP);
+    ck_assert_uint_eq(p.payload_len, 76);
+    ck_assert_uint_eq(p.payload_caplen, 0);
 
     /* payload length 0 without hop-by-hop: not a jumbogram, TCP does not fit */
     memcpy(buf, ip6_data, sizeof ip6_data);
@@ -1540,6 +1670,8 @@ Suite *tn_dissect_suite(void)
     tc = tcase(s, "ip");
     tcase_add_test(tc, test_ip4_options);
     tcase_add_test(tc, test_ip4_lengths);
+    tcase_add_loop_test(tc, test_ip_len_gt_wire, 0, (int)N(len_cases));
+    tcase_add_loop_test(tc, test_corpus_len_gt_wire, 0, (int)N(corpus_tcp));
     tcase_add_test(tc, test_ip4_fragments);
     tcase_add_test(tc, test_ip6_ext_chain);
     tcase_add_test(tc, test_ip6_ext_bad);
