@@ -9,9 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #include "analysis.h"
+#include "pipeline_helper.h"
 #include "render.h"
 
 static struct tn_analyzer *an;
@@ -514,6 +516,158 @@ START_TEST(test_csv_blocks)
 }
 END_TEST
 
+
+/* ---- lab samples (docs/lab.md): compare with the endpoints' own logs ----
+ * For every samples/<dir>/flows.csv row with proto dfcp (flow N, ports sport -> dport):
+ *  - receiver capture <dst_node>_eth0.pcap: each block of dfcp_recv_flowN.csv (the receiver's
+ *    ground-truth log) has the same outcome here, the counts are equal, and the goodput is
+ *    within 1% of the receiver's goodput_bps (dfcp_recv_flowN.txt);
+ *  - sender capture <src_node>_eth0.pcap: every block has exactly n symbols, n being the
+ *    configured value in dfcp_send_flowN.txt, and as many blocks as the sender's log. */
+static bool kv_get(const char *path, const char *key, char *out, size_t len)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return false;
+    char line[256];
+    size_t kl = strlen(key);
+    bool found = false;
+    while (!found && fgets(line, sizeof line, fp)) {
+        if (strncmp(line, key, kl) == 0 && line[kl] == '=') {
+            snprintf(out, len, "%s", line + kl + 1);
+            out[strcspn(out, "\r\n")] = 0;
+            found = true;
+        }
+    }
+    fclose(fp);
+    return found;
+}
+
+static const struct tn_conn *dfcp_conn(const struct tn_analyzer *a, unsigned sport, unsigned dport)
+{
+    for (size_t i = 0; i < tn_analyzer_conn_count(a); i++) {
+        const struct tn_conn *c = tn_analyzer_conn(a, i);
+        if (c->proto == TN_PK_DFCP && c->a_port == sport && c->b_port == dport)
+            return c;
+    }
+    return NULL;
+}
+
+static void check_receiver(const char *dir, int flow, const struct tn_conn *c)
+{
+    char path[2048], val[64];
+    snprintf(path, sizeof path, "%s/dfcp_recv_flow%d.csv", dir, flow);
+    FILE *fp = fopen(path, "r");
+    ck_assert_msg(fp != NULL, "%s missing", path);
+    char line[512];
+    uint64_t n = 0, dec = 0, fail = 0;
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, fp));   /* header */
+    while (fgets(line, sizeof line, fp)) {
+        /* block,k,n,symbol_size,needed,first_rx_s,last_rx_s,symbols_received,outcome,back_tx_s */
+        char *f[10] = {0};
+        int nf = 0;
+        for (char *q = line, *tok; nf < 10 && (tok = strsep(&q, ",")); )
+            f[nf++] = tok;
+        ck_assert_int_ge(nf, 9);
+        uint32_t blk = (uint32_t)strtoul(f[0], NULL, 10);
+        const struct tn_dfcp_block *b = block_of(c, blk);
+        ck_assert_msg(b != NULL, "%s: block %u of the log not found", dir, blk);
+        ck_assert_msg(strcmp(tn_dfcp_outcome_name((enum tn_dfcp_outcome)b->outcome), f[8]) == 0,
+                      "%s: block %u: log %s, analysis %s", dir, blk, f[8],
+                      tn_dfcp_outcome_name((enum tn_dfcp_outcome)b->outcome));
+        ck_assert_msg(b->symbols_seen == strtoul(f[7], NULL, 10),
+                      "%s: block %u: log %s symbols, capture %u", dir, blk, f[7], b->symbols_seen);
+        n++;
+        dec += strcmp(f[8], "decoded") == 0;
+        fail += strcmp(f[8], "failed") == 0;
+    }
+    fclose(fp);
+    ck_assert_uint_eq(c->dfcp.blocks, n);
+    ck_assert_uint_eq(c->dfcp.decoded, dec);
+    ck_assert_uint_eq(c->dfcp.failed, fail);
+    ck_assert_uint_eq(c->dfcp.unacked, n - dec - fail);
+    snprintf(path, sizeof path, "%s/dfcp_recv_flow%d.txt", dir, flow);
+    ck_assert_msg(kv_get(path, "goodput_bps", val, sizeof val), "%s: no goodput_bps", path);
+    double want = strtod(val, NULL);
+    ck_assert_msg(fabs(c->dfcp.goodput_bps - want) <= 0.01 * want,
+                  "%s: goodput %.0f, receiver %.0f", dir, c->dfcp.goodput_bps, want);
+}
+
+static void check_sender(const char *dir, int flow, const struct tn_conn *c)
+{
+    char path[2048], val[64];
+    snprintf(path, sizeof path, "%s/dfcp_send_flow%d.txt", dir, flow);
+    ck_assert_msg(kv_get(path, "n", val, sizeof val), "%s: no n", path);
+    unsigned n = (unsigned)strtoul(val, NULL, 10);
+    ck_assert_msg(kv_get(path, "blocks", val, sizeof val), "%s: no blocks", path);
+    ck_assert_uint_eq(c->dfcp.blocks, strtoull(val, NULL, 10));
+    ck_assert_uint_eq(c->dfcp.n, n);
+    for (size_t i = 0; i < c->nblocks; i++)
+        ck_assert_msg(c->blocks[i].symbols_seen == n && c->blocks[i].n == n,
+                      "%s: block %u: %u symbols of %u, configured %u", dir, c->blocks[i].block,
+                      c->blocks[i].symbols_seen, c->blocks[i].n, n);
+}
+
+static int check_sample_dir(const char *dir)
+{
+    char path[2048];
+    snprintf(path, sizeof path, "%s/flows.csv", dir);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return 0;
+    int checked = 0;
+    char line[512];
+    while (fgets(line, sizeof line, fp)) {
+        /* flow,proto,cc,src_node,src_addr,sport,dst_node,dst_addr,dport,... */
+        char *f[9] = {0};
+        int nf = 0;
+        for (char *q = line, *tok; nf < 9 && (tok = strsep(&q, ",")); )
+            f[nf++] = tok;
+        if (nf < 9 || strcmp(f[1], "dfcp") != 0)
+            continue;
+        int flow = atoi(f[0]);
+        unsigned sport = (unsigned)atoi(f[5]), dport = (unsigned)atoi(f[8]);
+        const char *node[2] = {f[6], f[3]};            /* receiver, sender */
+        for (int side = 0; side < 2; side++) {
+            char pcap[2048];
+            snprintf(pcap, sizeof pcap, "%s/%s_eth0.pcap", dir, node[side]);
+            if (access(pcap, R_OK) != 0)
+                continue;
+            struct tn_analyzer *a = tn_test_load(pcap, NULL);
+            ck_assert_msg(a != NULL, "%s: cannot read", pcap);
+            const struct tn_conn *c = dfcp_conn(a, sport, dport);
+            ck_assert_msg(c != NULL, "%s: no DFCP connection %u -> %u", pcap, sport, dport);
+            if (side == 0)
+                check_receiver(dir, flow, c);
+            else
+                check_sender(dir, flow, c);
+            tn_analyzer_free(a);
+            checked++;
+        }
+    }
+    fclose(fp);
+    return checked;
+}
+
+START_TEST(test_lab_samples_vs_endpoint_logs)
+{
+    DIR *d = opendir(TN_SAMPLES_DIR);
+    ck_assert_ptr_nonnull(d);
+    int checked = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s/%s", TN_SAMPLES_DIR, e->d_name);
+        checked += check_sample_dir(dir);
+    }
+    closedir(d);
+    fprintf(stderr, "dfcp_analysis: %d DFCP lab captures checked against the endpoint logs\n",
+            checked);
+}
+END_TEST
+
 Suite *tn_dfcp_analysis_suite(void)
 {
     Suite *s = suite_create("dfcp_analysis");
@@ -533,5 +687,9 @@ Suite *tn_dfcp_analysis_suite(void)
     tcase_add_test(tc, test_many_blocks);
     tcase_add_test(tc, test_csv_blocks);
     suite_add_tcase(s, tc);
+    TCase *lab = tcase_create("lab_samples");
+    tcase_set_timeout(lab, 120);
+    tcase_add_test(lab, test_lab_samples_vs_endpoint_logs);
+    suite_add_tcase(s, lab);
     return s;
 }
