@@ -47,6 +47,12 @@ struct tn_options {
     const char *xplot_dir;
     bool xplot_full;           /* every packet, no per-pixel decimation */
     const char *truth_file;    /* kernel ground truth (tcp_probe text or lab CSV) */
+
+    /* live dashboard */
+    bool tui;                  /* --tui: the ncurses dashboard instead of the text report */
+    double replay_speed;       /* --replay=SPEED: pace frames at SPEED x recorded; 0 = fast */
+    const char *user;          /* -Z USER: drop root after opening the interface */
+    double idle_timeout_s;     /* --idle-timeout: dashboard retires connections idle this long */
 };
 
 /* Parse argv.  Returns 0, 1 when the program should exit successfully (--help, --version),

@@ -105,6 +105,10 @@ lab_offloads_off() {
     # no TSO/GSO/GRO (one capture record per wire packet) and no TX checksum offload
     # (the delay line re-sends frames through AF_PACKET, so checksums must be complete)
     ip netns exec "$(lab_nsname "$1")" ethtool -K "$2" tso off gso off gro off tx off rx off >/dev/null 2>&1 || true
+    # TCP always builds software-GSO skbs (sk_route_caps gets NETIF_F_GSO whatever the device
+    # says), so one skb (one tcp_retransmit_skb event) could still carry several segments;
+    # gso_max_segs 1 makes every TCP skb a single segment: one event per wire segment.
+    ip -n "$(lab_nsname "$1")" link set dev "$2" gso_max_segs 1 2>/dev/null || true
 }
 
 # lab_link NS1 IF1 ADDR1 NS2 IF2 ADDR2: a veth pair between two namespaces.
@@ -192,7 +196,7 @@ lab_bottleneck() {
 lab_capture_start() {
     local log
     log="$(dirname "$3")/.$(basename "$3").log"
-    ip netns exec "$(lab_nsname "$1")" tcpdump -i "$2" -s "$4" -n -U -B 8192 --time-stamp-precision=nano -Z root -w "$3" 2>"$log" &
+    ip netns exec "$(lab_nsname "$1")" tcpdump -i "$2" -s "$4" -n -U --immediate-mode -B 8192 --time-stamp-precision=nano -Z root -w "$3" 2>"$log" &
     LAB_CAP_PIDS+=($!)
     for _ in $(seq 1 50); do
         grep -q "listening on" "$log" 2>/dev/null && return 0
@@ -204,6 +208,7 @@ lab_capture_start() {
 
 lab_capture_stop() {
     local p
+    sleep 0.5 # let the last packets reach the capture buffers
     for p in "${LAB_CAP_PIDS[@]}"; do kill -INT "$p" 2>/dev/null || true; done
     for p in "${LAB_CAP_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
     LAB_CAP_PIDS=()

@@ -32,11 +32,12 @@ accept() {
     esac
 }
 
+WANT=" $* "
 for spec in "${SPECS[@]}"; do
     name=${spec%%|*}
     args=${spec#*|}
-    if [ $# -gt 0 ]; then
-        case " $* " in *" $name "*) ;; *) continue ;; esac
+    if [ "$WANT" != "  " ]; then
+        case "$WANT" in *" $name "*) ;; *) continue ;; esac
     fi
     for try in 1 2 3 4 5 6 7 8; do
         rm -rf "$SAMPLES/$name"
@@ -49,6 +50,5 @@ for spec in "${SPECS[@]}"; do
         if accept "$name" "$SAMPLES/$name"; then break; fi
         echo "make_samples: $name try $try did not show what it should, again" >&2
     done
-    set --
 done
 du -sh "$SAMPLES"
