@@ -101,10 +101,13 @@ void tn_rec_event(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                   enum tn_event_kind k, const struct tn_pkt *p, uint64_t seq, uint32_t len,
                   const char *fmt, ...)
 {
-    if (!ctx->cfg->record_events)
+    if (!ctx->cfg->record_events && !ctx->cfg->on_event)
         return;
-    tn_grow((void **)&c->events, &c->cap_events, c->nevents + 1, sizeof *c->events);
-    struct tn_event *e = &c->events[c->nevents++];
+    struct tn_event tmp, *e = &tmp;
+    if (ctx->cfg->record_events) {
+        tn_grow((void **)&c->events, &c->cap_events, c->nevents + 1, sizeof *c->events);
+        e = &c->events[c->nevents++];
+    }
     e->t_ns = tn_time_ns(p->ts);
     e->pkt = p->num;
     e->seq = seq;
@@ -115,6 +118,8 @@ void tn_rec_event(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
     va_start(ap, fmt);
     vsnprintf(e->detail, sizeof e->detail, fmt, ap);
     va_end(ap);
+    if (ctx->cfg->on_event)
+        ctx->cfg->on_event(ctx->cfg->on_event_arg, c, e);
 }
 
 struct tn_pktrec *tn_rec_packet(struct tn_analyzer_ctx *ctx, struct tn_conn *c)

@@ -26,6 +26,9 @@ enum {
     OPT_XPLOT,
     OPT_XPLOT_FULL,
     OPT_TRUTH,
+    OPT_TUI,
+    OPT_REPLAY,
+    OPT_IDLE_TIMEOUT,
 };
 
 static const struct option longopts[] = {
@@ -53,6 +56,10 @@ static const struct option longopts[] = {
     {"truth", required_argument, NULL, OPT_TRUTH},
     {"dfcp-proto", required_argument, NULL, OPT_DFCP_PROTO},
     {"dfcp-port", required_argument, NULL, OPT_DFCP_PORT},
+    {"tui", no_argument, NULL, OPT_TUI},
+    {"replay", optional_argument, NULL, OPT_REPLAY},
+    {"idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT},
+    {"user", required_argument, NULL, 'Z'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -62,6 +69,8 @@ void tn_options_usage(FILE *out)
 {
     fputs("usage: tcptrace-ng [options] FILE...          analyze trace files ('-' = pcap on stdin)\n"
           "       tcptrace-ng [options] -i IFACE [FILTER]  analyze live traffic until Ctrl-C\n"
+          "       tcptrace-ng --tui [options] -i IFACE [FILTER] | --replay[=SPEED] FILE...\n"
+          "                                                live dashboard (q or Ctrl-C: report)\n"
           "\n"
           "input:\n"
           "  -i, --interface IFACE     capture live on IFACE (libpcap); FILTER is a BPF expression\n"
@@ -89,6 +98,14 @@ void tn_options_usage(FILE *out)
           "      --plot-scale S        PNG pixels per point (default 2)\n"
           "      --xplot DIR           xplot files (.xpl) as tcptrace -G wrote them\n"
           "      --xplot-full          every packet in xplot files (default: decimated per pixel)\n"
+          "live dashboard:\n"
+          "      --tui                 ncurses dashboard: connections, detail plots, fairness,\n"
+          "                            events; the final report is printed when it ends\n"
+          "      --replay[=SPEED]      pace trace files at SPEED x their recorded speed\n"
+          "                            (no value or 0: as fast as possible)\n"
+          "      --idle-timeout SEC    dashboard: connections idle SEC seconds leave the table\n"
+          "                            for its retired summary (default 120; 0 = never)\n"
+          "  -Z, --user USER           drop root privileges to USER after opening the interface\n"
           "  -h, --help                this help\n"
           "  -V, --version             version\n"
           "\n"
@@ -215,6 +232,27 @@ static int parse_one(struct tn_options *o, int c, const char *arg, struct tn_err
     case OPT_XPLOT: o->xplot_dir = arg; return 0;
     case OPT_XPLOT_FULL: o->xplot_full = true; return 0;
     case OPT_TRUTH: o->truth_file = arg; return 0;
+    case OPT_TUI: o->tui = true; return 0;
+    case OPT_REPLAY: {
+        char *end;
+        double sp = arg ? strtod(arg, &end) : 0;
+        if (arg && (!*arg || *end || !(sp >= 0 && sp <= 1e6)))
+            return tn_err_set(err, TN_EUSAGE, "--replay: '%s' is not a speed factor (e.g. 1, 0.5, 10)", arg);
+        o->replay_speed = sp;
+        return 0;
+    }
+    case OPT_IDLE_TIMEOUT: {
+        int64_t ns;
+        if (parse_seconds(arg, &ns))
+            return tn_err_set(err, TN_EUSAGE, "--idle-timeout: '%s' is not a number of seconds", arg);
+        o->idle_timeout_s = (double)ns / 1e9;
+        return 0;
+    }
+    case 'Z':
+        if (!*arg)
+            return tn_err_set(err, TN_EUSAGE, "-Z: empty user name");
+        o->user = arg;
+        return 0;
     case OPT_DFCP_PROTO:
         if (parse_uint(arg, 255, &v))
             return tn_err_set(err, TN_EUSAGE, "--dfcp-proto: '%s' is not a protocol number 0-255", arg);
@@ -242,10 +280,11 @@ int tn_options_parse(struct tn_options *o, int argc, char **argv, struct tn_err 
     o->plot_width = 800;
     o->plot_height = 500;
     o->plot_scale = 2;
+    o->idle_timeout_s = 120;
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, "+i:s:B:w:plqhV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+i:s:B:w:Z:plqhV", longopts, NULL)) != -1) {
         if (c == 'h') {
             tn_options_usage(stdout);
             return 1;
@@ -260,6 +299,8 @@ int tn_options_parse(struct tn_options *o, int argc, char **argv, struct tn_err 
         if (r)
             return r;
     }
+    if (o->iface && o->replay_speed > 0)
+        return tn_err_set(err, TN_EUSAGE, "--replay paces trace files; it does not apply to -i");
     if (o->to_ns && o->to_ns <= o->from_ns)
         return tn_err_set(err, TN_EUSAGE, "--to must be after --from");
     if (o->iface) {
