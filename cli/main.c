@@ -8,6 +8,7 @@
 #include "analysis.h"
 #include "capture.h"
 #include "dissect.h"
+#include "multi.h"
 #include "options.h"
 #include "pipeline.h"
 #include "render.h"
@@ -50,6 +51,12 @@ int main(int argc, char **argv)
         return st;
     }
 
+    if (tn_cli_multi_input(&o)) {   /* two capture points, ns-2, experiment: cli/multi.c */
+        int st = tn_cli_multi_main(&o);
+        tn_options_fini(&o);
+        return st;
+    }
+
     struct tn_capture *cap = NULL;
     if ((r = tn_pipeline_open_input(&o, &cap, &err)) < 0) {
         tn_cli_warn(err.msg);
@@ -68,6 +75,7 @@ int main(int argc, char **argv)
     dcfg.dfcp_udp_port = o.dfcp_udp_port;
     struct tn_analysis_cfg acfg;
     tn_pipeline_analysis_cfg(&o, &acfg);
+    tn_cli_multi_analysis_cfg(&o, &acfg);
     struct tn_analyzer *an = tn_analyzer_new(&acfg);
     struct tn_pipeline pl = {
         .cap = cap,
@@ -87,6 +95,8 @@ int main(int argc, char **argv)
     bool nothing_read = tn_analyzer_stats(an)->frames == 0 && status == TN_EXIT_INPUT;
     if (!nothing_read) {   /* an unreadable input alone gets its error, not an empty report */
         int wr = tn_pipeline_write_outputs(&o, an);
+        int mr = tn_cli_multi_outputs(&o, an);   /* fairness, parallel, queue estimate */
+        wr = mr > wr ? mr : wr;
         if (wr > status)
             status = wr;
     }

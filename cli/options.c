@@ -11,6 +11,14 @@
 enum {
     OPT_CSV = 256,
     OPT_CONNECTION,
+    OPT_FAIR_BY,
+    OPT_FAIR_WINDOW,
+    OPT_PARALLEL_WINDOW,
+    OPT_QUEUE_ESTIMATE,
+    OPT_INGRESS,
+    OPT_EGRESS,
+    OPT_NS2,
+    OPT_EXPERIMENT,
     OPT_DFCP_PROTO,
     OPT_DFCP_PORT,
     OPT_IMMEDIATE,
@@ -43,6 +51,14 @@ static const struct option longopts[] = {
     {"quiet", no_argument, NULL, 'q'},
     {"connection", required_argument, NULL, OPT_CONNECTION},
     {"csv", required_argument, NULL, OPT_CSV},
+    {"fairness-by", required_argument, NULL, OPT_FAIR_BY},
+    {"fairness-window", required_argument, NULL, OPT_FAIR_WINDOW},
+    {"parallel-window", required_argument, NULL, OPT_PARALLEL_WINDOW},
+    {"queue-estimate", no_argument, NULL, OPT_QUEUE_ESTIMATE},
+    {"ingress", required_argument, NULL, OPT_INGRESS},
+    {"egress", required_argument, NULL, OPT_EGRESS},
+    {"ns2", required_argument, NULL, OPT_NS2},
+    {"experiment", required_argument, NULL, OPT_EXPERIMENT},
     {"timeline", no_argument, NULL, OPT_TIMELINE},
     {"from", required_argument, NULL, OPT_FROM},
     {"to", required_argument, NULL, OPT_TO},
@@ -91,6 +107,16 @@ void tn_options_usage(FILE *out)
           "      --from SEC, --to SEC  time window, seconds from the first packet\n"
           "      --interval MS         throughput/goodput interval (default 100 ms)\n"
           "      --truth FILE          kernel ground truth (tcp_probe or lab CSV): accuracy report\n"
+          "multi-flow views:\n"
+          "      --fairness-by conn|hostpair|proto  Jain's index, shares and ratios of these flows\n"
+          "      --fairness-window MS  window of the Jain's index series (default: --interval)\n"
+          "      --parallel-window MS  connections of one host pair started within MS: one transfer\n"
+          "      --queue-estimate      router queue estimated from this capture point (RTT - min RTT)\n"
+          "      --ingress FILE --egress FILE  captures before and after a router (repeatable,\n"
+          "                            merged by time): per-packet sojourn, queue length, drops\n"
+          "      --ns2 FILE            read an ns-2 ASCII trace: flows and exact link queues\n"
+          "      --experiment LABEL=FILE  one labelled trace of an experiment (repeat per trace;\n"
+          "                            split at the last '='): experiment table, CSV and figures\n"
           "figures and exports:\n"
           "      --plot DIR            write every figure that applies into DIR\n"
           "      --plot-format F       png (default), svg or pdf\n"
@@ -169,6 +195,73 @@ static char *join_words(char **w, int n)
     return s;
 }
 
+/* Options of the multi-flow views (issue 7). */
+static int parse_multi(struct tn_options *o, int c, const char *arg, struct tn_err *err)
+{
+    unsigned long v;
+    switch (c) {
+    case OPT_FAIR_BY:
+        if (strcmp(arg, "conn") == 0)
+            o->fair_by = 0;
+        else if (strcmp(arg, "hostpair") == 0)
+            o->fair_by = 1;
+        else if (strcmp(arg, "proto") == 0)
+            o->fair_by = 2;
+        else
+            return tn_err_set(err, TN_EUSAGE, "--fairness-by: '%s' is not conn, hostpair or proto", arg);
+        o->fairness = true;
+        return 0;
+    case OPT_FAIR_WINDOW:
+        if (parse_uint(arg, 3600000, &v) || v == 0)
+            return tn_err_set(err, TN_EUSAGE, "--fairness-window: '%s' is not a number of milliseconds", arg);
+        o->fair_window_ns = (int64_t)v * 1000000;
+        o->fairness = true;
+        return 0;
+    case OPT_PARALLEL_WINDOW:
+        if (parse_uint(arg, 3600000, &v) || v == 0)
+            return tn_err_set(err, TN_EUSAGE, "--parallel-window: '%s' is not a number of milliseconds", arg);
+        o->parallel_window_ns = (int64_t)v * 1000000;
+        return 0;
+    case OPT_QUEUE_ESTIMATE: o->queue_estimate = true; return 0;
+    case OPT_INGRESS:
+        o->ingress = tn_xrealloc(o->ingress, (size_t)(o->ningress + 1) * sizeof *o->ingress);
+        o->ingress[o->ningress++] = arg;
+        return 0;
+    case OPT_EGRESS:
+        o->egress = tn_xrealloc(o->egress, (size_t)(o->negress + 1) * sizeof *o->egress);
+        o->egress[o->negress++] = arg;
+        return 0;
+    case OPT_NS2: o->ns2_file = arg; return 0;
+    default: {   /* OPT_EXPERIMENT: LABEL=FILE, split at the last '=' (labels may hold one) */
+        const char *eq = strrchr(arg, '=');
+        if (!eq || eq == arg || !eq[1])
+            return tn_err_set(err, TN_EUSAGE, "--experiment: '%s' is not LABEL=FILE", arg);
+        o->exps = tn_xrealloc(o->exps, (size_t)(o->nexps + 1) * sizeof *o->exps);
+        char *label = tn_xmalloc((size_t)(eq - arg) + 1);
+        memcpy(label, arg, (size_t)(eq - arg));
+        label[eq - arg] = 0;
+        o->exps[o->nexps++] = (struct tn_exp_spec){label, eq + 1};
+        return 0;
+    }
+    }
+}
+
+/* The multi-flow inputs replace FILE... and -i; 0 when there are none, 1 when they are the
+ * input, or -TN_EUSAGE. */
+static int check_multi_input(const struct tn_options *o, int nargs, struct tn_err *err)
+{
+    if ((o->ningress == 0) != (o->negress == 0))
+        return tn_err_set(err, TN_EUSAGE, "--ingress and --egress go together");
+    int kinds = (o->ningress > 0) + (o->ns2_file != NULL) + (o->nexps > 0);
+    if (kinds == 0)
+        return 0;
+    if (kinds > 1)
+        return tn_err_set(err, TN_EUSAGE, "use one of --ingress/--egress, --ns2 and --experiment");
+    if (o->iface || nargs > 0)
+        return tn_err_set(err, TN_EUSAGE, "--ingress/--egress, --ns2 and --experiment take no other input");
+    return 1;
+}
+
 static int parse_one(struct tn_options *o, int c, const char *arg, struct tn_err *err)
 {
     unsigned long v;
@@ -192,6 +285,15 @@ static int parse_one(struct tn_options *o, int c, const char *arg, struct tn_err
     case 'q': o->quiet = true; return 0;
     case OPT_CONNECTION: return add_pick(o, arg, err);
     case OPT_CSV: o->csv_dir = arg; return 0;
+    case OPT_FAIR_BY:
+    case OPT_FAIR_WINDOW:
+    case OPT_PARALLEL_WINDOW:
+    case OPT_QUEUE_ESTIMATE:
+    case OPT_INGRESS:
+    case OPT_EGRESS:
+    case OPT_NS2:
+    case OPT_EXPERIMENT:
+        return parse_multi(o, c, arg, err);
     case OPT_TIMELINE: o->timeline = true; return 0;
     case OPT_FROM:
         if (parse_seconds(arg, &o->from_ns))
@@ -309,7 +411,10 @@ int tn_options_parse(struct tn_options *o, int argc, char **argv, struct tn_err 
     } else {
         o->files = (const char **)(argv + optind);
         o->nfiles = argc - optind;
-        if (o->nfiles == 0)
+        int mi = check_multi_input(o, o->nfiles, err);
+        if (mi < 0)
+            return mi;
+        if (o->nfiles == 0 && mi == 0)
             return tn_err_set(err, TN_EUSAGE, "no input: give trace files or -i IFACE (try --help)");
     }
     return 0;
@@ -321,4 +426,9 @@ void tn_options_fini(struct tn_options *o)
         free(o->picks[i].spec);
     free(o->picks);
     free(o->filter);
+    for (int i = 0; i < o->nexps; i++)
+        free(o->exps[i].label);
+    free(o->exps);
+    free(o->ingress);
+    free(o->egress);
 }

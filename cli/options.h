@@ -48,6 +48,21 @@ struct tn_options {
     bool xplot_full;           /* every packet, no per-pixel decimation */
     const char *truth_file;    /* kernel ground truth (tcp_probe text or lab CSV) */
 
+    /* multi-flow views (issue 7; cli/multi.c) */
+    bool fairness;             /* --fairness-by or --fairness-window given: text section */
+    int fair_by;               /* enum tn_fair_by */
+    int64_t fair_window_ns;    /* 0 = --interval */
+    int64_t parallel_window_ns;/* 0 = no parallel-transfer detection */
+    bool queue_estimate;       /* single-point queue estimate (always with two points) */
+    const char **ingress, **egress;   /* two capture points (borrowed from argv) */
+    int ningress, negress;
+    const char *ns2_file;      /* ns-2 ASCII trace */
+    struct tn_exp_spec {
+        char *label;           /* owned */
+        const char *file;      /* points into argv */
+    } *exps;
+    int nexps;
+
     /* live dashboard */
     bool tui;                  /* --tui: the ncurses dashboard instead of the text report */
     double replay_speed;       /* --replay=SPEED: pace frames at SPEED x recorded; 0 = fast */
