@@ -80,6 +80,10 @@ static void cong_avoid_ai(struct flavor_state *f, double w, double segs)
 {
     if (w < 1)
         w = 1;
+    if (f->cwnd_cnt >= w) {   /* credits accumulated at a higher w: apply them gently */
+        f->cwnd_cnt = 0;
+        f->cwnd += 1;
+    }
     f->cwnd_cnt += segs;
     if (f->cwnd_cnt >= w) {
         double delta = floor(f->cwnd_cnt / w);
@@ -268,6 +272,7 @@ void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double fli
             f->prior_cwnd = f->cwnd;
             f->recover_fs = fl > 0 ? fl : f->cwnd;
             f->prr_delivered = 0;
+            f->cwnd_cnt = 0;   /* tcp_init_cwnd_reduction */
         }
         if (timeout) {
             f->cwnd = 1;

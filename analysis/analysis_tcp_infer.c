@@ -46,13 +46,14 @@ void tn_tcp_conn_free(struct tn_conn_priv *cp)
     }
 }
 
-/* Retransmission timeout the sender would use (RFC 6298 §2, Linux's 200 ms floor). */
+/* Retransmission timeout the sender would use: RFC 6298 §2 srtt + 4 rttvar, where Linux
+ * keeps the variance term at least tcp_rto_min (200 ms): srtt + max(4 rttvar, 200 ms). */
 static double rto_est_ms(const struct tn_sender *s)
 {
     if (!s->rtt_init)
         return 1000.0;
-    double rto = s->srtt_ms + 4 * s->rttvar_ms;
-    return rto < 200.0 ? 200.0 : rto;
+    double var = 4 * s->rttvar_ms;
+    return s->srtt_ms + (var < 200.0 ? 200.0 : var);
 }
 
 /* ---- vantage point from the handshake ---- */

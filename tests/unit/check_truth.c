@@ -1,0 +1,189 @@
+/* check_truth.c - the TCP inference on the lab's sender-side captures, pinned to what the
+ * kernel recorded in the same run (samples/<name>/tcp_retransmit.csv, tcp_cong_state.csv,
+ * tcp_probe.csv, manifest.txt; docs/lab.md).  The expected values are read from the kernel's
+ * files here, with a parser of this test's own, not from the program's output. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "pipeline_helper.h"
+
+struct sample_case {
+    const char *dir;
+    const char *pcap;          /* sender-side capture */
+    int flow;                  /* flow number in the manifest */
+};
+
+static const struct sample_case cases[] = {
+    {"reno-smallq", "snd1_eth0.pcap", 1},
+    {"cubic-loss1-owd10", "snd1_eth0.pcap", 1},
+    {"cubic-loss1-owd100", "snd1_eth0.pcap", 1},
+    {"cubic-owd25", "snd1_eth0.pcap", 1},
+    {"dumbbell-cubic-rtt", "snd1_eth0.pcap", 1},
+    {"dumbbell-cubic-rtt", "snd2_eth0.pcap", 2},
+    {"parkinglot-cubic", "snd2_eth0.pcap", 2},
+    {"parkinglot-cubic", "snd3_eth0.pcap", 3},
+};
+
+static void path_of(char *buf, size_t len, const char *dir, const char *file)
+{
+    snprintf(buf, len, "%s/%s/%s", TN_SAMPLES_DIR, dir, file);
+}
+
+/* "flow1_cc=cubic" and friends from manifest.txt */
+static void manifest_get(const char *dir, const char *key, char *val, size_t len)
+{
+    char p[1024], line[512];
+    path_of(p, sizeof p, dir, "manifest.txt");
+    FILE *fp = fopen(p, "r");
+    ck_assert_msg(fp != NULL, "%s: cannot open", p);
+    val[0] = 0;
+    size_t kl = strlen(key);
+    while (fgets(line, sizeof line, fp))
+        if (strncmp(line, key, kl) == 0 && line[kl] == '=') {
+            snprintf(val, len, "%s", line + kl + 1);
+            val[strcspn(val, "\r\n")] = 0;
+        }
+    fclose(fp);
+}
+
+/* Kernel records of one sender port within [from, to] seconds: retransmissions, and entries
+ * into Recovery (3) and Loss (4). */
+struct kernel_counts {
+    unsigned rexmits, recoveries, losses;
+};
+
+static double field_time(const char *line)
+{
+    return strtod(line, NULL);
+}
+
+/* the n-th (0-based) comma-separated field */
+static const char *field(const char *line, int n, char *buf, size_t len)
+{
+    const char *p = line;
+    for (int i = 0; i < n && p; i++) {
+        p = strchr(p, ',');
+        if (p)
+            p++;
+    }
+    if (!p)
+        return "";
+    size_t k = strcspn(p, ",\r\n");
+    snprintf(buf, len, "%.*s", (int)(k < len ? k : len - 1), p);
+    return buf;
+}
+
+static struct kernel_counts kernel(const char *dir, unsigned port, double from, double to)
+{
+    struct kernel_counts k = {0, 0, 0};
+    char p[1024], line[512], b[64];
+    path_of(p, sizeof p, dir, "tcp_retransmit.csv");
+    FILE *fp = fopen(p, "r");
+    ck_assert_msg(fp != NULL, "%s: cannot open", p);
+    while (fgets(line, sizeof line, fp)) {
+        if (!strncmp(line, "time_s", 6) || (unsigned)atoi(field(line, 3, b, sizeof b)) != port)
+            continue;
+        double t = field_time(line);
+        k.rexmits += t >= from && t <= to;
+    }
+    fclose(fp);
+    path_of(p, sizeof p, dir, "tcp_cong_state.csv");
+    fp = fopen(p, "r");
+    ck_assert_msg(fp != NULL, "%s: cannot open", p);
+    int prev = 0;
+    while (fgets(line, sizeof line, fp)) {
+        if (!strncmp(line, "time_s", 6) || (unsigned)atoi(field(line, 3, b, sizeof b)) != port)
+            continue;
+        int st = atoi(field(line, 6, b, sizeof b));
+        double t = field_time(line);
+        if (st != prev && t >= from && t <= to) {
+            k.recoveries += st == 3;
+            k.losses += st == 4;
+        }
+        prev = st;
+    }
+    fclose(fp);
+    return k;
+}
+
+/* The connection whose a side is the sender's port (iperf3 clients send). */
+static const struct tn_conn *conn_of_port(const struct tn_analyzer *an, unsigned port)
+{
+    for (size_t i = 0; i < tn_analyzer_conn_count(an); i++) {
+        const struct tn_conn *c = tn_analyzer_conn(an, i);
+        if (c->a_port == port)
+            return c;
+    }
+    return NULL;
+}
+
+START_TEST(test_sender_side_against_kernel)
+{
+    const struct sample_case *sc = &cases[_i];
+    char p[1024], key[64], val[128];
+    path_of(p, sizeof p, sc->dir, sc->pcap);
+    struct tn_analysis_cfg cfg = {.record_events = true, .record_series = true};
+    struct tn_analyzer *an = tn_test_load(p, &cfg);
+    ck_assert_msg(an != NULL, "%s: cannot read", p);
+
+    snprintf(key, sizeof key, "flow%d_sport", sc->flow);
+    manifest_get(sc->dir, key, val, sizeof val);
+    unsigned port = (unsigned)atoi(val);
+    ck_assert_msg(port > 0, "%s: no %s in the manifest", sc->dir, key);
+    const struct tn_conn *c = conn_of_port(an, port);
+    ck_assert_msg(c != NULL, "%s: no connection from port %u", p, port);
+    const struct tn_tcp_infer *f = &c->inf[TN_A2B];
+
+    double from = tn_time_to_double(c->first) - 0.001, to = tn_time_to_double(c->last) + 0.001;
+    struct kernel_counts k = kernel(sc->dir, port, from, to);
+    uint64_t ours = f->rexmit[0] + f->rexmit[1] + f->rexmit[3];
+    ck_assert_msg(ours == k.rexmits, "%s: retransmissions ours %llu kernel %u", p,
+                  (unsigned long long)ours, k.rexmits);
+    ck_assert_msg(f->episodes_recovery == k.recoveries, "%s: recoveries ours %llu kernel %u", p,
+                  (unsigned long long)f->episodes_recovery, k.recoveries);
+    ck_assert_msg(f->episodes_rto == k.losses, "%s: timeouts ours %llu kernel %u", p,
+                  (unsigned long long)f->episodes_rto, k.losses);
+
+    snprintf(key, sizeof key, "flow%d_cc", sc->flow);
+    manifest_get(sc->dir, key, val, sizeof val);
+    ck_assert_msg(strcmp(tn_cc_flavor_name(f->flavor), val) == 0, "%s: flavour %s, the sender ran %s", p,
+                  tn_cc_flavor_name(f->flavor), val);
+
+    /* the accuracy targets on sender-side captures */
+    struct tn_truth *truth;
+    struct tn_err err;
+    path_of(p, sizeof p, sc->dir, "tcp_probe.csv");
+    ck_assert_msg(tn_truth_load(p, &truth, &err) == 0, "%s", err.msg);
+    struct tn_accuracy acc[16];
+    size_t n = tn_truth_compare(truth, an, acc, 16);
+    bool found = false;
+    for (size_t i = 0; i < n; i++) {
+        if (acc[i].conn != c->idx || acc[i].dir != TN_A2B)
+            continue;
+        found = true;
+        ck_assert_msg(acc[i].cwnd_err_med <= 0.10, "%s: cwnd median error %.3f", sc->dir, acc[i].cwnd_err_med);
+        ck_assert_msg(acc[i].cwnd_err_p90 <= 0.25, "%s: cwnd p90 error %.3f", sc->dir, acc[i].cwnd_err_p90);
+        ck_assert_msg(acc[i].matched_episodes[0] == acc[i].truth_episodes[0] &&
+                          acc[i].matched_episodes[0] == acc[i].our_episodes[0],
+                      "%s: recovery episodes matched %llu of kernel %llu, ours %llu", sc->dir,
+                      (unsigned long long)acc[i].matched_episodes[0],
+                      (unsigned long long)acc[i].truth_episodes[0], (unsigned long long)acc[i].our_episodes[0]);
+    }
+    ck_assert_msg(found, "%s: the truth does not cover connection %u", sc->dir, c->idx);
+    tn_truth_free(truth);
+    tn_analyzer_free(an);
+}
+END_TEST
+
+Suite *tn_truth_suite(void)
+{
+    Suite *s = suite_create("truth");
+    TCase *tc = tcase_create("lab");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_sender_side_against_kernel, 0, (int)(sizeof cases / sizeof cases[0]));
+    suite_add_tcase(s, tc);
+    return s;
+}
