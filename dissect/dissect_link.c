@@ -10,7 +10,7 @@
 #define SLL_HDR_LEN 16    /* protocol at offset 14 */
 #define SLL2_HDR_LEN 20   /* protocol at offset 0 */
 #define ETH_HDR_LEN 14
-#define PPPOE_HDR_LEN 8   /* 6-byte PPPoE header + 2-byte PPP protocol */
+#define PPPOE_HDR_LEN 6   /* ver/type, code, session id, length; then the PPP protocol */
 
 enum {
     PPP_IPV4 = 0x0021,
@@ -63,17 +63,25 @@ static void dis_mpls(struct tn_dis *d, struct tn_cursor *c)
     tn_dis_ip_any(d, c, TN_ANOM_MPLS_TRUNCATED, false);
 }
 
-/* PPPoE session stage (RFC 2516 section 4): ver/type 0x11, code 0, session id, length, then
- * the PPP protocol field. */
+/* PPPoE session stage (RFC 2516 section 4):
+ * | ver 1 | type 1 | code 0 (8) | session id (16) | length (16) | PPP protocol | payload ...
+ * The PPP protocol field is 2 bytes, or 1 when the peers negotiated protocol-field compression
+ * (RFC 1661 section 6.5): a protocol number's first byte is even and its last byte odd, so an
+ * odd first byte is a compressed 1-byte field (0x21 IPv4, 0x57 IPv6). */
 static void dis_pppoe(struct tn_dis *d, struct tn_cursor *c)
 {
-    if (!tn_dis_hdr(d, c, PPPOE_HDR_LEN, TN_ANOM_LINK_TRUNCATED, TN_ANOM_LINK_TRUNCATED))
+    /* the header and the first byte of the protocol field */
+    if (!tn_dis_hdr(d, c, PPPOE_HDR_LEN + 1, TN_ANOM_LINK_TRUNCATED, TN_ANOM_LINK_TRUNCATED))
         return;
     uint8_t vt = tn_cur_u8(c);
     tn_cur_skip(c, 5);  /* code, session id, length */
-    uint16_t proto = tn_cur_be16(c);
     if (vt != 0x11)
         return;
+    uint8_t first = tn_dis_peek8(c);
+    size_t plen = first & 1 ? 1 : 2;
+    if (plen == 2 && !tn_dis_hdr(d, c, 2, TN_ANOM_LINK_TRUNCATED, TN_ANOM_LINK_TRUNCATED))
+        return;
+    uint16_t proto = plen == 1 ? tn_cur_u8(c) : tn_cur_be16(c);
     if (proto == PPP_IPV4)
         tn_dis_ip(d, c, 4);
     else if (proto == PPP_IPV6)

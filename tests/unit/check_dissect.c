@@ -159,6 +159,15 @@ static const uint8_t eth_vlan_mpls[] = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66
  * PPP protocol 0x0021 (IPv4) */
 static const uint8_t eth_pppoe[] = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa,
                                     0xbb, 0x88, 0x64, 0x11, 0x00, 0x00, 0x01, 0x00, 0x2e, 0x00, 0x21};
+/* Ethernet type 0x8864 (PPPoE session); ver/type 0x11, code 0, session 1, length 45 (PPP 1 + 44),
+ * PPP protocol 0x21 compressed to one byte (RFC 1661 protocol-field compression): IPv4 */
+static const uint8_t eth_pppoe_pfc4[] = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99,
+                                         0xaa, 0xbb, 0x88, 0x64, 0x11, 0x00, 0x00, 0x01, 0x00, 0x2d,
+                                         0x21};
+/* the same with length 64 (PPP 1 + 63) and protocol 0x57 compressed: IPv6 */
+static const uint8_t eth_pppoe_pfc6[] = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99,
+                                         0xaa, 0xbb, 0x88, 0x64, 0x11, 0x00, 0x00, 0x01, 0x00, 0x40,
+                                         0x57};
 /* 802.3 length 52 (8 + 44); LLC DSAP 0xaa SSAP 0xaa UI; SNAP OUI 00-00-00 type 0x0800 (RFC 1042) */
 static const uint8_t eth_snap[] = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa,
                                    0xbb, 0x00, 0x34, 0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x00};
@@ -204,6 +213,8 @@ static const struct link_case {
     {"mpls 2 labels", TN_LINK_ETHERNET, eth_mpls, sizeof eth_mpls, B_SYN4, 0, 2},
     {"vlan + mpls ipv6", TN_LINK_ETHERNET, eth_vlan_mpls, sizeof eth_vlan_mpls, B_DATA6, 1, 1},
     {"pppoe", TN_LINK_ETHERNET, eth_pppoe, sizeof eth_pppoe, B_SYN4, 0, 0},
+    {"pppoe pfc ipv4", TN_LINK_ETHERNET, eth_pppoe_pfc4, sizeof eth_pppoe_pfc4, B_SYN4, 0, 0},
+    {"pppoe pfc ipv6", TN_LINK_ETHERNET, eth_pppoe_pfc6, sizeof eth_pppoe_pfc6, B_DATA6, 0, 0},
     {"llc/snap", TN_LINK_ETHERNET, eth_snap, sizeof eth_snap, B_SYN4, 0, 0},
     {"linux sll", TN_LINK_LINUX_SLL, sll_ip4, sizeof sll_ip4, B_DATA4, 0, 0},
     {"linux sll2", TN_LINK_LINUX_SLL2, sll2_ip6, sizeof sll2_ip6, B_DATA6, 0, 0},
@@ -463,6 +474,112 @@ START_TEST(test_ethernet_padding)
 END_TEST
 
 /* ---------------------------------------------------------------- IPv4 */
+
+/* ---------------------------------------------------------------- PPPoE lengths */
+
+/* suricata-verify/bug-4810/pppoe-session-http.pcap packet 1 (81 bytes; tshark -r F -c 1 -x):
+ * Ethernet 00:0c:29:20:8e:a1 -> 00:0c:29:39:f3:c3 type 0x8864; PPPoE 0x11, code 0, session
+ * 0x002d, length 0x3d = 61 = 1 + 60; PPP protocol 0x21 in one byte (compressed); IPv4 total 60,
+ * 10.100.0.0 -> 142.250.179.131, proto 6; TCP 57013 -> 80, seq 0xd4bd7654 = 3569186388, offset
+ * 10 (40 bytes), SYN, window 65228; MSS 1452, SACK-perm, TS, NOP, WS 7.  tshark: 1 conversation,
+ * 30 packets, all TCP (-q -z conv,tcp). */
+static const uint8_t pppoe_http_1[] = {
+    0x00, 0x0c, 0x29, 0x39, 0xf3, 0xc3, 0x00, 0x0c, 0x29, 0x20, 0x8e, 0xa1, 0x88, 0x64, 0x11, 0x00,
+    0x00, 0x2d, 0x00, 0x3d, 0x21, 0x45, 0x00, 0x00, 0x3c, 0x00, 0x00, 0x40, 0x00, 0x40, 0x06, 0xed,
+    0xda, 0x0a, 0x64, 0x00, 0x00, 0x8e, 0xfa, 0xb3, 0x83, 0xde, 0xb5, 0x00, 0x50, 0xd4, 0xbd, 0x76,
+    0x54, 0x00, 0x00, 0x00, 0x00, 0xa0, 0x02, 0xfe, 0xcc, 0x74, 0x2f, 0x00, 0x00, 0x02, 0x04, 0x05,
+    0xac, 0x01, 0x03, 0x03, 0x07, 0x04, 0x02, 0x08, 0x0a, 0xcb, 0xae, 0x92, 0x63, 0x00, 0x00, 0x00,
+    0x00,
+};
+
+static const struct pppoe_case {
+    const char *what;
+    const uint8_t *b;
+    size_t n;
+    int len_at;            /* offset of the PPPoE length to patch (-1: none) */
+    uint16_t len;
+    int status;
+    uint64_t anoms;
+    enum tn_pkt_kind kind;
+    uint16_t sport;
+    uint32_t seq, payload_len, payload_caplen;
+} pppoe_cases[] = {
+    {"bug-4810 packet 1: 1-byte PPP protocol", pppoe_http_1, sizeof pppoe_http_1, -1, 0, TN_DIS_OK,
+     0, TN_PK_TCP, 57013, 3569186388u, 0, 0},
+};
+
+START_TEST(test_pppoe_lengths)
+{
+    const struct pppoe_case *pc = &pppoe_cases[_i];
+    uint8_t buf[128];
+    struct tn_pkt p;
+    ck_assert_uint_le(pc->n, sizeof buf);
+    memcpy(buf, pc->b, pc->n);
+    if (pc->len_at >= 0) {
+        buf[pc->len_at] = (uint8_t)(pc->len >> 8);
+        buf[pc->len_at + 1] = (uint8_t)pc->len;
+    }
+    int st = dis(TN_LINK_ETHERNET, buf, pc->n, &p);
+    ck_assert_msg(st == pc->status, "%s: status %d", pc->what, st);
+    ck_assert_msg(p.anoms.bits == pc->anoms, "%s: anoms %#llx", pc->what,
+                  (unsigned long long)p.anoms.bits);
+    ck_assert_msg(p.kind == pc->kind, "%s: kind %d", pc->what, p.kind);
+    if (pc->kind != TN_PK_TCP)
+        return;
+    ck_assert_msg(p.sport == pc->sport, "%s: sport %u", pc->what, p.sport);
+    ck_assert_msg(p.tcp.seq == pc->seq, "%s: seq %u", pc->what, p.tcp.seq);
+    ck_assert_msg(p.payload_len == pc->payload_len, "%s: payload_len %u", pc->what,
+                  p.payload_len);
+    ck_assert_msg(p.payload_caplen == pc->payload_caplen, "%s: payload_caplen %u", pc->what,
+                  p.payload_caplen);
+}
+END_TEST
+
+/* Whole files: tshark -r F -T fields -e tcp.srcport -e tcp.len | awk '{n[$1]++; s[$1] += $2}'
+ *   pppoe-session-http.pcap: 57013 16 packets 77 bytes, 80 14 packets 15431 bytes */
+static const struct pppoe_file {
+    const char *file;
+    uint16_t port_a, port_b;
+    long pk_a, bytes_a, pk_b, bytes_b;
+} pppoe_files[] = {
+    {"suricata-verify/bug-4810/pppoe-session-http.pcap", 57013, 80, 16, 77, 14, 15431},
+};
+
+START_TEST(test_pppoe_corpus)
+{
+    const struct pppoe_file *pf = &pppoe_files[_i];
+    char path[1024], ebuf[PCAP_ERRBUF_SIZE];
+    snprintf(path, sizeof path, "%s/%s", TN_CORPUS_DIR, pf->file);
+    pcap_t *pc = pcap_open_offline(path, ebuf);
+    ck_assert_msg(pc != NULL, "%s: %s", path, ebuf);
+    struct tn_dissect_cfg cfg;
+    tn_dissect_cfg_default(&cfg);
+    struct pcap_pkthdr *h;
+    const u_char *data;
+    long pk_a = 0, bytes_a = 0, pk_b = 0, bytes_b = 0, other = 0;
+    uint64_t num = 0;
+    struct tn_pkt p;
+    while (pcap_next_ex(pc, &h, &data) == 1) {
+        struct tn_time ts = {h->ts.tv_sec, (uint32_t)h->ts.tv_usec * 1000u};
+        tn_dissect(&cfg, pcap_datalink(pc), data, h->caplen, h->len, ts, ++num, &p);
+        if (p.kind == TN_PK_TCP && p.sport == pf->port_a) {
+            pk_a++;
+            bytes_a += p.payload_len;
+        } else if (p.kind == TN_PK_TCP && p.sport == pf->port_b) {
+            pk_b++;
+            bytes_b += p.payload_len;
+        } else {
+            other++;
+        }
+    }
+    pcap_close(pc);
+    ck_assert_msg(other == 0, "%s: %ld packets not TCP of the connection", pf->file, other);
+    ck_assert_int_eq(pk_a, pf->pk_a);
+    ck_assert_int_eq(bytes_a, pf->bytes_a);
+    ck_assert_int_eq(pk_b, pf->pk_b);
+    ck_assert_int_eq(bytes_b, pf->bytes_b);
+}
+END_TEST
 
 /* IPv4 10.0.0.1 -> 10.0.0.2, IHL 7 (28 bytes), total 48, id 2, TTL 64, proto 6;
  * options: router alert (0x94, len 4, value 0), NOP, NOP, NOP, EOL;
@@ -1666,6 +1783,8 @@ Suite *tn_dissect_suite(void)
     tcase_add_test(tc, test_vlan_depth);
     tcase_add_test(tc, test_mpls_truncated);
     tcase_add_test(tc, test_ethernet_padding);
+    tcase_add_loop_test(tc, test_pppoe_lengths, 0, (int)N(pppoe_cases));
+    tcase_add_loop_test(tc, test_pppoe_corpus, 0, (int)N(pppoe_files));
     tcase_add_test(tc, test_names);
     tc = tcase(s, "ip");
     tcase_add_test(tc, test_ip4_options);
