@@ -5,7 +5,9 @@
  *  - the wire: wire_end, the offset one past the last byte the enclosing lengths (frame wire
  *    length, IP total/payload length, UDP length, GTP length) say the current PDU has.
  * A header that fits the wire but not the capture is TRUNCATED; one that does not even fit the
- * wire is MALFORMED.  Only the wire limit is used for consistency checks, so a snap length never
+ * wire is MALFORMED.  An IP length beyond the frame's wire length is believed (offload captures:
+ * the rest counts as not captured), one beyond an enclosing header's length is not (the
+ * enclosing length wins; the difference is padding).  Only the wire limit is used for consistency checks, so a snap length never
  * turns into a "malformed" verdict.
  */
 #ifndef TN_DISSECT_INT_H
@@ -49,6 +51,8 @@ struct tn_dis {
     struct tn_pkt *p;
     const uint8_t *base;   /* first byte of the frame */
     size_t wire_end;       /* offset one past the current PDU's last byte on the wire */
+    bool wire_from_hdr;    /* wire_end comes from an enclosing header's length (PPPoE, IP, UDP,
+                            * GTP-U), not from the frame's wire length */
     int status;            /* worst enum tn_dis_status so far */
     unsigned tunnels;      /* tunnels entered */
 };
@@ -90,6 +94,7 @@ static inline void tn_dis_push(struct tn_dis *d, struct tn_cursor *c, size_t len
                                struct tn_cursor *sub)
 {
     d->wire_end = (size_t)(c->pos - d->base) + len;
+    d->wire_from_hdr = true;
     (void)tn_cur_sub(c, len, sub);  /* false = payload cut by the snap length: normal */
 }
 

@@ -45,6 +45,20 @@ static void ip4_opts(struct tn_dis *d, struct tn_cursor *o)
     }
 }
 
+/* The IP length says more than the wire limit.  Against the frame's wire length the header is
+ * believed: the capture did not keep all of the datagram (offload captures hand over 1500-byte
+ * lengths in short frames; some tools write a cut frame's captured length as its wire length) or
+ * the length is damaged, and tshark's TCP analysis and tcptrace both take the IP length; the
+ * missing bytes count as not captured (TRUNCATED), like a snap length.  Against an enclosing
+ * header's length (PPPoE, outer IP, UDP, GTP-U) the enclosing length wins, as in tshark: the
+ * packet contradicts itself (MALFORMED) and the bytes past it are padding.  Returns true when
+ * the length must be cut to the wire limit. */
+static bool ip_len_beyond(struct tn_dis *d, enum tn_anom_kind k)
+{
+    tn_dis_flag(d, k, d->wire_from_hdr ? TN_DIS_MALFORMED : TN_DIS_TRUNCATED);
+    return d->wire_from_hdr;
+}
+
 static void dis_ip4(struct tn_dis *d, struct tn_cursor *c)
 {
     struct tn_pkt *p = d->p;
@@ -88,14 +102,8 @@ static void dis_ip4(struct tn_dis *d, struct tn_cursor *c)
         tn_dis_flag(d, TN_ANOM_IP4_TOTAL_LEN, TN_DIS_MALFORMED);
         return;
     }
-    if (total > wire) {
-        /* The frame is shorter than the datagram its header describes: a capture that did not
-         * keep all of it (offload captures hand over 1500-byte lengths in short frames, some
-         * tools write a cut frame's captured length as its wire length) or a damaged length.
-         * Either way the header is the best account of the segment, as tshark and tcptrace
-         * take it: the missing bytes count as not captured (TRUNCATED), like a snap length. */
-        tn_dis_flag(d, TN_ANOM_IP4_LEN_GT_WIRE, TN_DIS_TRUNCATED);
-    }
+    if (total > wire && ip_len_beyond(d, TN_ANOM_IP4_LEN_GT_WIRE))
+        total = wire;
     struct tn_cursor opts;
     if (!tn_cur_sub(c, ihl - IP4_HDR_LEN, &opts)) {
         tn_dis_flag(d, TN_ANOM_IP4_TRUNCATED, TN_DIS_TRUNCATED);
@@ -189,9 +197,8 @@ static void dis_ip6(struct tn_dis *d, struct tn_cursor *c)
     if (plen == 0 && nh == IP6_HOPOPTS) {
         /* Jumbogram (RFC 2675): the real length is in a hop-by-hop option; bound by the frame. */
         plen = wire;
-    } else if (plen > wire) {
-        /* As for IPv4 (dis_ip4): the payload length wins, the rest was not captured. */
-        tn_dis_flag(d, TN_ANOM_IP6_LEN_GT_WIRE, TN_DIS_TRUNCATED);
+    } else if (plen > wire && ip_len_beyond(d, TN_ANOM_IP6_LEN_GT_WIRE)) {
+        plen = wire;
     }
     struct tn_cursor pl;
     tn_dis_push(d, c, plen, &pl);

@@ -65,27 +65,42 @@ static void dis_mpls(struct tn_dis *d, struct tn_cursor *c)
 
 /* PPPoE session stage (RFC 2516 section 4):
  * | ver 1 | type 1 | code 0 (8) | session id (16) | length (16) | PPP protocol | payload ...
- * The PPP protocol field is 2 bytes, or 1 when the peers negotiated protocol-field compression
- * (RFC 1661 section 6.5): a protocol number's first byte is even and its last byte odd, so an
- * odd first byte is a compressed 1-byte field (0x21 IPv4, 0x57 IPv6). */
+ * The length covers the PPP protocol field and the payload, and bounds them: Ethernet padding
+ * after it is not part of the packet.  The PPP protocol field is 2 bytes, or 1 when the peers
+ * negotiated protocol-field compression (RFC 1661 section 6.5): a protocol number's first byte is
+ * even and its last byte odd, so an odd first byte is a compressed 1-byte field (0x21 IPv4,
+ * 0x57 IPv6). */
 static void dis_pppoe(struct tn_dis *d, struct tn_cursor *c)
 {
     /* the header and the first byte of the protocol field */
     if (!tn_dis_hdr(d, c, PPPOE_HDR_LEN + 1, TN_ANOM_LINK_TRUNCATED, TN_ANOM_LINK_TRUNCATED))
         return;
     uint8_t vt = tn_cur_u8(c);
-    tn_cur_skip(c, 5);  /* code, session id, length */
+    tn_cur_skip(c, 3);  /* code, session id */
+    size_t len = tn_cur_be16(c);
     if (vt != 0x11)
         return;
     uint8_t first = tn_dis_peek8(c);
     size_t plen = first & 1 ? 1 : 2;
     if (plen == 2 && !tn_dis_hdr(d, c, 2, TN_ANOM_LINK_TRUNCATED, TN_ANOM_LINK_TRUNCATED))
         return;
-    uint16_t proto = plen == 1 ? tn_cur_u8(c) : tn_cur_be16(c);
+    if (len < plen) {
+        tn_dis_flag(d, TN_ANOM_PPPOE_LEN, TN_DIS_MALFORMED);
+        return;
+    }
+    struct tn_cursor pl;
+    if (len > tn_dis_wire_left(d, c)) {
+        /* Past the frame: reported, and the frame bounds the packet instead. */
+        tn_dis_flag(d, TN_ANOM_PPPOE_LEN, TN_DIS_MALFORMED);
+        pl = *c;
+    } else {
+        tn_dis_push(d, c, len, &pl);
+    }
+    uint16_t proto = plen == 1 ? tn_cur_u8(&pl) : tn_cur_be16(&pl);
     if (proto == PPP_IPV4)
-        tn_dis_ip(d, c, 4);
+        tn_dis_ip(d, &pl, 4);
     else if (proto == PPP_IPV6)
-        tn_dis_ip(d, c, 6);
+        tn_dis_ip(d, &pl, 6);
 }
 
 /* 802.2 LLC after an 802.3 length field; only SNAP with OUI 0 (RFC 1042) carries an EtherType.

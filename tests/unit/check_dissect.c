@@ -492,6 +492,20 @@ static const uint8_t pppoe_http_1[] = {
     0x00,
 };
 
+/* zeek-traces/pppoe-over-qinq.pcap packet 19 (76 bytes; tshark -r F -Y frame.number==19 -x):
+ * Ethernet, 802.1Q VID 3704, 802.1Q VID 2474, type 0x8864; PPPoE 0x11, session 0x0f07, length
+ * 0x2a = 42 = 2 + 40; PPP 0x0021; IPv4 total 0x2e = 46 (6 more than PPPoE carries), 2.2.2.2 ->
+ * 1.1.1.1; TCP 443 -> 20394, seq 0xfc90b007 = 4237340679, offset 5, ACK; then 6 zero bytes.
+ * tshark: "IPv4 total length exceeds packet length (40 bytes)", tcp.len 0; packet 20 carries
+ * the same seq with 51 bytes, so the 6 bytes were padding. */
+static const uint8_t pppoe_qinq_19[] = {
+    0xbc, 0xd1, 0x77, 0x17, 0x75, 0x0d, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x81, 0x00, 0x0e, 0x78,
+    0x81, 0x00, 0x09, 0xaa, 0x88, 0x64, 0x11, 0x00, 0x0f, 0x07, 0x00, 0x2a, 0x00, 0x21, 0x45, 0x00,
+    0x00, 0x2e, 0x1c, 0x46, 0x40, 0x00, 0xef, 0x06, 0x69, 0x7e, 0x02, 0x02, 0x02, 0x02, 0x01, 0x01,
+    0x01, 0x01, 0x01, 0xbb, 0x4f, 0xaa, 0xfc, 0x90, 0xb0, 0x07, 0xd7, 0xa8, 0x44, 0x99, 0x50, 0x10,
+    0x08, 0x62, 0x87, 0x27, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
 static const struct pppoe_case {
     const char *what;
     const uint8_t *b;
@@ -506,6 +520,20 @@ static const struct pppoe_case {
 } pppoe_cases[] = {
     {"bug-4810 packet 1: 1-byte PPP protocol", pppoe_http_1, sizeof pppoe_http_1, -1, 0, TN_DIS_OK,
      0, TN_PK_TCP, 57013, 3569186388u, 0, 0},
+    {"qinq packet 19: IP length past PPPoE's", pppoe_qinq_19, sizeof pppoe_qinq_19, -1, 0,
+     TN_DIS_MALFORMED, A(IP4_LEN_GT_WIRE), TN_PK_TCP, 443, 4237340679u, 0, 0},
+    /* packet 19 with PPPoE length 48 = 2 + 46: now IP fits and the 6 bytes are data */
+    {"qinq packet 19, PPPoE length 48", pppoe_qinq_19, sizeof pppoe_qinq_19, 26, 48, TN_DIS_OK, 0,
+     TN_PK_TCP, 443, 4237340679u, 6, 6},
+    /* PPPoE length 49 > the 48 bytes left in the frame: reported, the frame bounds it */
+    {"PPPoE length past the frame", pppoe_qinq_19, sizeof pppoe_qinq_19, 26, 49, TN_DIS_MALFORMED,
+     A(PPPOE_LEN), TN_PK_TCP, 443, 4237340679u, 6, 6},
+    /* PPPoE length 1 < the 2-byte protocol field */
+    {"PPPoE length 1", pppoe_qinq_19, sizeof pppoe_qinq_19, 26, 1, TN_DIS_MALFORMED, A(PPPOE_LEN),
+     TN_PK_OTHER, 0, 0, 0, 0},
+    /* PPPoE length 0 with a compressed protocol field */
+    {"PPPoE length 0, 1-byte protocol", pppoe_http_1, sizeof pppoe_http_1, 18, 0, TN_DIS_MALFORMED,
+     A(PPPOE_LEN), TN_PK_OTHER, 0, 0, 0, 0},
 };
 
 START_TEST(test_pppoe_lengths)
@@ -536,13 +564,15 @@ START_TEST(test_pppoe_lengths)
 END_TEST
 
 /* Whole files: tshark -r F -T fields -e tcp.srcport -e tcp.len | awk '{n[$1]++; s[$1] += $2}'
- *   pppoe-session-http.pcap: 57013 16 packets 77 bytes, 80 14 packets 15431 bytes */
+ *   pppoe-session-http.pcap: 57013 16 packets 77 bytes, 80 14 packets 15431 bytes
+ *   pppoe-over-qinq.pcap:    20394 44 packets 23415 bytes, 443 42 packets 11105 bytes */
 static const struct pppoe_file {
     const char *file;
     uint16_t port_a, port_b;
     long pk_a, bytes_a, pk_b, bytes_b;
 } pppoe_files[] = {
     {"suricata-verify/bug-4810/pppoe-session-http.pcap", 57013, 80, 16, 77, 14, 15431},
+    {"zeek-traces/pppoe-over-qinq.pcap", 20394, 443, 44, 23415, 42, 11105},
 };
 
 START_TEST(test_pppoe_corpus)
