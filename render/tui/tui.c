@@ -162,7 +162,7 @@ void tn_ui_message(struct tn_ui *ui, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(ui->msg, sizeof ui->msg, fmt, ap);
     va_end(ap);
-    ui->msg_until = mono_ns() + 6000000000LL;
+    ui->msg_until = mono_ns() + 3000000000LL;
 }
 
 int tn_ui_export(struct tn_ui *ui)
@@ -380,13 +380,11 @@ static int global_key(struct tn_ui *ui, int ch)
         return TN_UI_HANDLED | TN_UI_REDRAW;
     case 's':
         ui->sort = (enum tn_sort)((ui->sort + 1) % TN_SORT_COUNT);
-        tn_ui_rebuild(ui);
-        tn_ui_message(ui, "sorted by %s%s", tn_sort_name(ui->sort), ui->reverse ? " (reversed)" : "");
+        tn_ui_rebuild(ui);   /* the table's info line names the sort */
         return TN_UI_HANDLED | TN_UI_REDRAW;
     case 'r':
         ui->reverse = !ui->reverse;
         tn_ui_rebuild(ui);
-        tn_ui_message(ui, "sorted by %s%s", tn_sort_name(ui->sort), ui->reverse ? " (reversed)" : "");
         return TN_UI_HANDLED | TN_UI_REDRAW;
     case 27:   /* Esc: back to the table; in the table, clear the filter */
     case KEY_BACKSPACE:

@@ -62,12 +62,18 @@ void tn_fmt_endpoints(char *out, size_t len, const char *a, const char *b, int w
         wa += wb - lb;
         wb = lb;
     }
-    if (la > wa)
-        snprintf(sa, sizeof sa, "%s%s", ell, a + la - (wa - 1));
+    if (la > wa) {
+        const char *t = a + la - (wa - 1);
+        t += *t == '.' || *t == ':';
+        snprintf(sa, sizeof sa, "%s%s", ell, t);
+    }
     else
         snprintf(sa, sizeof sa, "%s", a);
-    if (lb > wb)
-        snprintf(sb, sizeof sb, "%s%s", ell, b + lb - (wb - 1));
+    if (lb > wb) {
+        const char *t = b + lb - (wb - 1);
+        t += *t == '.' || *t == ':';
+        snprintf(sb, sizeof sb, "%s%s", ell, t);
+    }
     else
         snprintf(sb, sizeof sb, "%s", b);
     snprintf(out, len, "%s>%s", sa, sb);
@@ -178,7 +184,7 @@ static void fmt_axis(char *buf, size_t len, double v, const char *unit)
 /* Axis labels leave the unit to the title when it would not fit the label column. */
 static void fmt_label(char *buf, size_t len, double v, const char *unit)
 {
-    fmt_axis(buf, len, v, strlen(unit) > 1 ? "" : unit);
+    fmt_axis(buf, len, v, strcmp(unit, "ms") && strlen(unit) > 1 ? "" : unit);
 }
 
 void tn_draw_plot(int y, int x, int h, int w, const char *title, const char *unit,
@@ -230,10 +236,14 @@ void tn_draw_plot(int y, int x, int h, int w, const char *title, const char *uni
     if (ph >= 5)
         mvprintw(y + 1 + (ph - 1) / 2, x, "%*.*s", YLAB, YLAB, lab);
     mvprintw(y + ph, x, "%*s", YLAB, "0");
+    /* Box lines as characters, not the alternate character set: in UTF-8 terminals (tmux,
+     * many emulators) ACS often shows up as the letters x, q, m. */
+    bool uni = tn_crt_utf8();
     for (int r = 0; r < ph; r++)
-        mvaddch(y + 1 + r, x + YLAB, ACS_VLINE);
-    mvaddch(y + 1 + ph, x + YLAB, ACS_LLCORNER);
-    mvhline(y + 1 + ph, x + YLAB + 1, ACS_HLINE, pw);
+        mvaddstr(y + 1 + r, x + YLAB, uni ? "\xe2\x94\x82" : "|");
+    mvaddstr(y + 1 + ph, x + YLAB, uni ? "\xe2\x94\x94" : "+");
+    for (int k = 0; k < pw; k++)
+        addstr(uni ? "\xe2\x94\x80" : "-");
     attrset(A_NORMAL);
     if (npts == 0) {
         tn_draw_text(y + 1 + ph / 2, x + YLAB + 2, pw - 1, tn_crt_attr(TN_CR_DIM), "no samples yet");
