@@ -58,19 +58,25 @@ static void x_range(struct tn_plot *p, const double *x, size_t n)
     tn_plot_set_range(&p->x, lo - pad, hi + pad);
 }
 
-/* Flows are matched across traces by their position among the trace's rows. */
-static size_t max_flows(const struct tn_experiment *e)
+/* Flows are matched across traces by protocol and position among the trace's rows of that
+ * protocol: "TCP flow 1" is the first TCP connection with data of every trace. */
+static size_t proto_rank(const struct tn_experiment *e, size_t i)
 {
-    size_t m = 0;
-    for (size_t t = 0; t < e->ntraces; t++) {
-        size_t k = 0;
-        for (size_t i = 0; i < e->nrows; i++)
-            k += e->rows[i].trace == t + 1;
-        m = k > m ? k : m;
-    }
-    return m;
+    size_t k = 0;
+    for (size_t j = 0; j < i; j++)
+        k += e->rows[j].trace == e->rows[i].trace && e->rows[j].proto == e->rows[i].proto;
+    return k;
 }
 
+static const struct tn_exp_row *row_of(const struct tn_experiment *e, size_t t, enum tn_pkt_kind proto, size_t k)
+{
+    for (size_t i = 0; i < e->nrows; i++)
+        if (e->rows[i].trace == t + 1 && e->rows[i].proto == proto && proto_rank(e, i) == k)
+            return &e->rows[i];
+    return NULL;
+}
+
+/* k-th row of trace t, any protocol (the ratio figure). */
 static const struct tn_exp_row *row_at(const struct tn_experiment *e, size_t t, size_t k)
 {
     size_t j = 0;
@@ -82,35 +88,40 @@ static const struct tn_exp_row *row_at(const struct tn_experiment *e, size_t t, 
 
 struct tn_plot *tn_fig_exp_goodput(const struct tn_experiment *e, const struct tn_fig_cfg *fc)
 {
-    size_t nf = max_flows(e);
-    if (!nf)
+    if (!e->nrows)
         return NULL;
     struct tn_plot *p = tn_plot_new(0, 0);
     double *x = trace_x(e, p->x.label, sizeof p->x.label);
     x_range(p, x, e->ntraces);
     snprintf(p->title, sizeof p->title, "Goodput per flow");
-    snprintf(p->subtitle, sizeof p->subtitle, "%zu traces; flow k = the k-th connection with data in each trace",
-             e->ntraces);
+    snprintf(p->subtitle, sizeof p->subtitle,
+             "%zu traces; \"TCP flow k\" = the k-th TCP connection with data in each trace", e->ntraces);
     snprintf(p->y.label, sizeof p->y.label, "goodput");
     p->y.unit = TN_U_BPS;
     double top = 0;
     for (size_t i = 0; i < e->nrows; i++)
         top = fmax(top, e->rows[i].goodput_bps);
     tn_plot_set_range(&p->y, 0, top > 0 ? top * 1.08 : 1);
-    for (size_t k = 0; k < nf; k++) {
-        const struct tn_exp_row *r0 = NULL;
-        for (size_t t = 0; t < e->ntraces && !r0; t++)
-            r0 = row_at(e, t, k);
+    size_t nser = 0;
+    for (size_t i = 0; i < e->nrows; i++) {
+        size_t k = proto_rank(e, i);
+        bool seen = false;   /* one series per (protocol, rank), at its first row */
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = e->rows[j].proto == e->rows[i].proto && proto_rank(e, j) == k;
+        if (seen)
+            continue;
+        enum tn_pkt_kind proto = e->rows[i].proto;
         char label[64];
-        snprintf(label, sizeof label, "flow %zu (%s)", k + 1, r0 && r0->proto == TN_PK_DFCP ? "DFCP" : "TCP");
-        struct tn_plot_series *s = tn_plot_series_new(p, TN_D_LINE, tn_figm_color(k), label);
+        snprintf(label, sizeof label, "%s flow %zu", proto == TN_PK_DFCP ? "DFCP" : "TCP", k + 1);
+        struct tn_plot_series *s = tn_plot_series_new(p, TN_D_LINE, tn_figm_color(nser), label);
         size_t sl = tn_plot_series_index(p, s);
-        s = tn_plot_series_new(p, TN_D_POINTS, tn_figm_color(k), "");
-        s->mark = TN_MK_DIAMOND;
+        s = tn_plot_series_new(p, TN_D_POINTS, tn_figm_color(nser), "");
+        s->mark = proto == TN_PK_DFCP ? TN_MK_BOX : TN_MK_DIAMOND;
         s->width = 6;
         size_t sp = tn_plot_series_index(p, s);
+        nser++;
         for (size_t t = 0; t < e->ntraces; t++) {
-            const struct tn_exp_row *r = row_at(e, t, k);
+            const struct tn_exp_row *r = row_of(e, t, proto, k);
             if (!r)
                 continue;
             tn_plot_point(p, sl, x[t], r->goodput_bps);
