@@ -50,7 +50,10 @@ static bool pcapfile_probe(const uint8_t *m, size_t len, const char *path)
         return false;
     uint32_t be = (uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | (uint32_t)m[2] << 8 | m[3];
     return be == 0xa1b2c3d4 || be == 0xd4c3b2a1 ||   /* microsecond, either byte order */
-           be == 0xa1b23c4d || be == 0x4d3cb2a1;     /* nanosecond */
+           be == 0xa1b23c4d || be == 0x4d3cb2a1 ||   /* nanosecond */
+           be == 0xa1b2cd34 || be == 0x34cdb2a1;     /* Kuznetsov's "modified" pcap: 24-byte
+                                                      * records (+ ifindex, protocol, pkt_type,
+                                                      * pad); libpcap reads it (sf-pcap.c) */
 }
 
 static int pcapfile_open(void **st, const struct tn_capture_input *in, struct tn_err *err)

@@ -519,6 +519,34 @@ START_TEST(test_stdin)
 }
 END_TEST
 
+/* Alexey Kuznetsov's "modified" pcap (magic 0xa1b2cd34, written little-endian: 34 cd b2 a1),
+ * 24-byte record headers (the usual 16 + ifindex 4, protocol 2, pkt_type 1, pad 1), link type 14
+ * (raw IP, written with OpenBSD's DLT_RAW).
+ *   capinfos fritzbox-ip_02.09.09_2049.eth -> "Modified tcpdump - pcap", Raw IP, 54 packets
+ *   tshark -r F -c 1 -T fields -e frame.time_epoch -e frame.cap_len -e frame.len
+ *     -> 1251917392.099907000 40 40
+ *   xxd -s 24 -l 24 F -> 50be9e4a 43860100 28000000 28000000 00000000 0e000000 */
+START_TEST(test_pcap_modified)
+{
+    const char *path = CORPUS "wireshark-samplecaptures/fritzbox-ip_02.09.09_2049.eth";
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    ck_assert_msg(tn_capture_open_file(&c, path, &err) == 0, "%s", err.msg);
+    struct tn_frame f;
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 1);
+    ck_assert_int_eq(f.ts.sec, 1251917392);
+    ck_assert_uint_eq(f.ts.nsec, 99907000);
+    ck_assert_uint_eq(f.caplen, 40);
+    ck_assert_uint_eq(f.wirelen, 40);
+    ck_assert_int_eq(f.linktype, 14);
+    ck_assert_uint_eq(f.data[0], 0x45);   /* the IPv4 header, not the 8 extra header bytes */
+    int r;
+    ck_assert_int_eq(1 + count_frames(c, &err, &r), 54);
+    ck_assert_msg(r == 0, "%s", err.msg);
+    tn_capture_close(c, NULL);
+}
+END_TEST
+
 /* ---- bad input ---- */
 
 /* 100_packets.pcap cut at byte 3850: records start at 24 + sum(16 + caplen); packet 52 starts at
@@ -814,6 +842,7 @@ Suite *tn_capture_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_pcap_us_and_ns, 0, (int)TN_ARRAY_LEN(us_ns));
     tcase_add_test(tc, test_pcap_nanoseconds_exact);
+    tcase_add_test(tc, test_pcap_modified);
     tcase_add_test(tc, test_pcapng_mixed_linktypes_big_endian);
     tcase_add_test(tc, test_pcapng_tsresol_per_interface);
     tcase_add_loop_test(tc, test_pcapng_counts, 0, (int)TN_ARRAY_LEN(ng_counts));
