@@ -63,9 +63,12 @@ int tn_capture_open_files(struct tn_capture **out, const char *const *paths, int
 int tn_capture_open_live(struct tn_capture **out, const struct tn_live_opts *o, struct tn_err *err);
 
 /* Read the next frame.  Returns 1 = frame, 0 = end of all input, <0 = error with err filled.
- * On -TN_ETRUNC (a file cut in the middle of a record) the caller may warn and call again:
- * the reader moves on to the next file, or returns 0.  On -TN_EIO/-TN_EFORMAT for one file of
- * several the same holds.  Live captures return 0 after tn_capture_break(). */
+ * On -TN_ETRUNC (a file cut in the middle of a record, or a corrupt record header after the
+ * file's first frame, which is treated the same: the frames before it stand, the rest of that
+ * file is skipped; the message names the file, the packet number and the problem) the caller
+ * may warn and call again:
+ * the reader moves on to the next file, or returns 0.  On -TN_EIO/-TN_EFORMAT (a file that
+ * cannot be read, or whose first record is corrupt) for one file of several the same holds.  Live captures return 0 after tn_capture_break(). */
 int tn_capture_next(struct tn_capture *c, struct tn_frame *f, struct tn_err *err);
 
 /* Ask a live or file capture to stop at the next opportunity; safe in a signal handler. */

@@ -102,6 +102,13 @@ static int map_pcap_error(const char *msg, bool compressed, uint64_t num, const 
     if (strstr(msg, "truncated"))
         return tn_err_set(err, TN_ETRUNC, "%s: truncated in packet %llu (libpcap: %s)", name,
                           (unsigned long long)num, msg);
+    /* A record header that makes no sense ("invalid packet capture length ...").  In the first
+     * record it says the file is not what its magic claims: a format error.  Later, the frames
+     * before it are good and stay: the file is treated as cut there (a warning, exit 0). */
+    if (num > 1)
+        return tn_err_set(err, TN_ETRUNC, "%s: packet %llu: bad record header (libpcap: %s); "
+                          "the rest of the file is skipped, as if cut there", name,
+                          (unsigned long long)num, msg);
     return tn_err_set(err, TN_EFORMAT, "%s: packet %llu: bad record header (libpcap: %s)", name,
                       (unsigned long long)num, msg);
 }

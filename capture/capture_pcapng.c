@@ -60,7 +60,19 @@ struct pcapng {
     struct tn_time last_ts;  /* SPBs have no time stamp: they get the previous frame's */
     uint64_t offset;         /* of the next block */
     uint64_t block_off;      /* of the current block, for messages */
+    uint64_t frames;         /* packets delivered from this file */
 };
+
+/* A block whose lengths make no sense.  Before the first packet the file is not a readable
+ * pcapng (-TN_EFORMAT); after it, the packets so far are good and stay, and the file is treated
+ * as cut at that block (-TN_ETRUNC: a warning, the trace was read).  */
+static int corrupt_code(const struct pcapng *ng)
+{
+    return ng->frames ? TN_ETRUNC : TN_EFORMAT;
+}
+
+#define SKIP_REST "; the rest of the file is skipped, as if cut there"
+
 
 static bool pcapng_probe(const uint8_t *m, size_t len, const char *path)
 {
@@ -234,15 +246,17 @@ static int packet_block(struct pcapng *ng, uint32_t type, uint32_t blen, struct 
         caplen = rd32(ng, b + 12);
         wirelen = rd32(ng, b + 16);
         if (caplen > blen - hdr)
-            return tn_err_set(err, TN_EFORMAT, "%s: packet %llu: captured length %u is larger "
-                              "than its block (%zu bytes of data)", name,
-                              (unsigned long long)num, caplen, blen - hdr);
+            return tn_err_set(err, corrupt_code(ng), "%s: packet %llu: captured length %u is "
+                              "larger than its block (%zu bytes of data)%s", name,
+                              (unsigned long long)num, caplen, blen - hdr,
+                              ng->frames ? SKIP_REST : "");
     }
     f->data = b + hdr;
     f->caplen = caplen;
     f->wirelen = wirelen;
     f->linktype = ifc->linktype;
     ng->last_ts = f->ts;
+    ng->frames++;
     return 1;
 
 short_block:
@@ -292,9 +306,10 @@ static int pcapng_next(void *st, struct tn_frame *f, uint64_t num, const char *n
         type = rd32(ng, head);
         uint32_t len = rd32(ng, head + 4);
         if (len < 12 || len % 4 || len > MAX_BLOCK)
-            return tn_err_set(err, TN_EFORMAT, "%s: packet %llu: block at byte %llu has a bad "
-                              "length %u", name, (unsigned long long)num,
-                              (unsigned long long)ng->block_off, len);
+            return tn_err_set(err, corrupt_code(ng), "%s: packet %llu: block at byte %llu has a "
+                              "bad length %u%s", name, (unsigned long long)num,
+                              (unsigned long long)ng->block_off, len,
+                              ng->frames ? SKIP_REST : "");
         /* Read body and trailing length together. */
         size_t rest = len - 8;
         tn_grow((void **)&ng->buf, &ng->bufcap, rest, 1);
@@ -307,10 +322,10 @@ static int pcapng_next(void *st, struct tn_frame *f, uint64_t num, const char *n
         }
         uint32_t blen = len - 12;   /* body without the head and the trailing length */
         if (rd32(ng, ng->buf + blen) != len)
-            return tn_err_set(err, TN_EFORMAT, "%s: packet %llu: block at byte %llu: trailing "
-                              "length %u differs from leading length %u", name,
+            return tn_err_set(err, corrupt_code(ng), "%s: packet %llu: block at byte %llu: "
+                              "trailing length %u differs from leading length %u%s", name,
                               (unsigned long long)num, (unsigned long long)ng->block_off,
-                              rd32(ng, ng->buf + blen), len);
+                              rd32(ng, ng->buf + blen), len, ng->frames ? SKIP_REST : "");
         ng->offset += len;
         switch (type) {
         case BT_IDB: {

@@ -603,27 +603,59 @@ START_TEST(test_truncated_pcapng)
 }
 END_TEST
 
-/* A record header with an absurd captured length: packet 3 of 100_packets.pcap (record at byte
- * 172, caplen field at 180) set to 0x7fffffff.  tcpdump -r on the patched file: "invalid packet
- * capture length 2147483647, bigger than snaplen of 65536" after 2 packets. */
+/* A record header with an absurd captured length mid-file is treated like a cut file: the frames
+ * before it stay, -TN_ETRUNC (a warning; the CLI exits 0) names the packet and the problem, and
+ * the rest of the file is skipped.  In the FIRST record it is still -TN_EFORMAT.
+ *  - 100_packets.pcap, packet 3's caplen (record at byte 172, caplen at 180) set to 0x7fffffff:
+ *    tcpdump -r: "invalid packet capture length 2147483647, bigger than snaplen of 65536" after
+ *    2 packets;
+ *  - packet 1's caplen (byte 32) set to 0x7fffffff: no frame;
+ *  - suricata-verify/bug-1450-04/tls_DER-incomplete-header.pcap: capinfos "An error occurred
+ *    after reading 6 packets ... File has 4325376-byte packet, bigger than maximum of 262144";
+ *  - pcapng-example.pcapng, the 10th EPB (byte 1852, tshark: 9 packets before it) with its block
+ *    length (byte 1856) set to 0x7ffffffc (xxd -s 1852 -l 8: 06000000 10050000 = EPB, 1296). */
+static const struct bad_rec {
+    const char *what, *src, *copy;
+    long patch_at;             /* -1: the corpus file as it is */
+    const char *patch;
+    long frames;
+    int rc;
+    const char *msg;           /* expected in err.msg */
+} bad_recs[] = {
+    {"pcap packet 3", "libtrace/100_packets.pcap", "badrec3.pcap", 180, "\xff\xff\xff\x7f", 2,
+     -TN_ETRUNC, "badrec3.pcap: packet 3: bad record header"},
+    {"pcap packet 1", "libtrace/100_packets.pcap", "badrec1.pcap", 32, "\xff\xff\xff\x7f", 0,
+     -TN_EFORMAT, "badrec1.pcap: packet 1: bad record header"},
+    {"bug-1450-04", "suricata-verify/bug-1450-04/tls_DER-incomplete-header.pcap", "bug1450.pcap",
+     -1, NULL, 6, -TN_ETRUNC, "bug1450.pcap: packet 7: bad record header"},
+    {"pcapng packet 10", "pcapplusplus/PcapExamples/pcapng-example.pcapng", "badrec10.pcapng", 1856,
+     "\xfc\xff\xff\x7f", 9, -TN_ETRUNC, "badrec10.pcapng: packet 10: block at byte 1852 has a bad "
+     "length 2147483644"},
+};
+
 START_TEST(test_garbage_record)
 {
-    const char *bad = tmp_path("badrec.pcap");
-    copy_prefix(CORPUS "libtrace/100_packets.pcap", bad, -1);
-    FILE *fp = fopen(bad, "r+b");
-    ck_assert_ptr_nonnull(fp);
-    fseek(fp, 180, SEEK_SET);
-    fwrite("\xff\xff\xff\x7f", 1, 4, fp);
-    fclose(fp);
+    const struct bad_rec *br = &bad_recs[_i];
+    const char *bad = tmp_path(br->copy);
+    char src[1024];
+    snprintf(src, sizeof src, "%s%s", CORPUS, br->src);
+    copy_prefix(src, bad, -1);
+    if (br->patch_at >= 0) {
+        FILE *fp = fopen(bad, "r+b");
+        ck_assert_ptr_nonnull(fp);
+        fseek(fp, br->patch_at, SEEK_SET);
+        fwrite(br->patch, 1, 4, fp);
+        fclose(fp);
+    }
     struct tn_capture *c;
     struct tn_err err = {0};
     ck_assert(tn_capture_open_file(&c, bad, &err) == 0);
     int r;
-    ck_assert_int_eq(count_frames(c, &err, &r), 2);
-    ck_assert_int_eq(r, -TN_EFORMAT);
-    ck_assert_msg(strstr(err.msg, "badrec.pcap: packet 3:") != NULL, "%s", err.msg);
+    ck_assert_int_eq(count_frames(c, &err, &r), br->frames);
+    ck_assert_msg(r == br->rc, "%s: rc %d (%s)", br->what, r, err.msg);
+    ck_assert_msg(strstr(err.msg, br->msg) != NULL, "%s: %s", br->what, err.msg);
     struct tn_frame f;
-    ck_assert_int_eq(tn_capture_next(c, &f, &err), 0);   /* that file is given up */
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 0);   /* the rest of that file is given up */
     tn_capture_close(c, NULL);
 }
 END_TEST
@@ -855,7 +887,7 @@ Suite *tn_capture_suite(void)
     tcase_add_test(tc, test_stdin);
     tcase_add_test(tc, test_truncated_pcap);
     tcase_add_test(tc, test_truncated_pcapng);
-    tcase_add_test(tc, test_garbage_record);
+    tcase_add_loop_test(tc, test_garbage_record, 0, (int)TN_ARRAY_LEN(bad_recs));
     tcase_add_test(tc, test_not_a_trace);
     tcase_add_test(tc, test_chain_with_bad_files);
     tcase_add_test(tc, test_dump_round_trip);
