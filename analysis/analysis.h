@@ -641,18 +641,16 @@ struct tn_linkq_link {
     int64_t last_ns, first_ns;
     uint64_t *flow_drops;      /* by ns-2 flow id (fid < nfid) */
     size_t nfid;
-    bool pend;                 /* the last event was an enqueue of packet pend_id */
-    long pend_id;
 };
 
 struct tn_linkq;
 struct tn_linkq *tn_linkq_new(void);
 void tn_linkq_free(struct tn_linkq *l);
-/* One trace event; id is the packet's unique id (a drop right after its own enqueue means the
- * packet never took a place in the queue: it does not count towards max_pkts). */
+/* One trace event (id: the packet's unique id).  The occupancy is the queue after all events
+ * of one time stamp. */
 void tn_linkq_event(struct tn_linkq *l, int ev, int64_t t_ns, int from, int to, uint32_t size, int fid,
                     long id);
-/* End of the trace: settle the last event's maximum.  Call before reading the links. */
+/* End of the trace: settle the last instant's maximum.  Call before reading the links. */
 void tn_linkq_finish(struct tn_linkq *l);
 size_t tn_linkq_count(const struct tn_linkq *l);
 const struct tn_linkq_link *tn_linkq_link(const struct tn_linkq *l, size_t i);

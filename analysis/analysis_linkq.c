@@ -5,8 +5,9 @@
  * arrival, after its '+'; RED may discard a packet already counted).  So the queue holds
  * '+' minus '-' minus 'd' packets at any moment, exactly (ns-2 manual, "Trace and Monitoring
  * Support", trace format).  'r' (received at the far end of the link) does not change it.
- * A drop-tail queue's '+' of a packet it then drops is not a moment with one packet more: the
- * maximum skips it (the series, one point per instant, never shows it either).
+ * Events with one time stamp happen at once: the occupancy (series, maximum, average) is the
+ * queue after all of them, so a drop-tail queue's '+' of a packet it drops at once, or a '+'
+ * and '-' of a packet sent at once onto an idle link, is not a moment with one packet more.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -59,34 +60,33 @@ static void push(struct tn_series *s, int64_t t, double v)
     s->pts[s->n++] = (struct tn_point){t, v};
 }
 
-/* The enqueue before this event really took a place unless this is its own drop. */
-static void settle(struct tn_linkq_link *k, int ev, long id)
+/* The queue as it stands after every event of an instant: events of one time stamp happen
+ * together (an enqueue and the dequeue of the same packet at once is no waiting). */
+static void settle(struct tn_linkq_link *k)
 {
-    if (k->pend && !(ev == TN_LQ_DROP && id == k->pend_id)) {
-        if (k->pkts > k->max_pkts)
-            k->max_pkts = k->pkts;
-        if (k->bytes > k->max_bytes)
-            k->max_bytes = k->bytes;
-    }
-    k->pend = false;
+    if (k->pkts > k->max_pkts)
+        k->max_pkts = k->pkts;
+    if (k->bytes > k->max_bytes)
+        k->max_bytes = k->bytes;
 }
 
 void tn_linkq_finish(struct tn_linkq *l)
 {
     for (size_t i = 0; i < l->n; i++)
-        settle(&l->links[i], 0, 0);
+        settle(&l->links[i]);
 }
 
 void tn_linkq_event(struct tn_linkq *l, int ev, int64_t t_ns, int from, int to, uint32_t size, int fid,
                     long id)
 {
+    (void)id;
     if (ev != TN_LQ_ENQUE && ev != TN_LQ_DEQUE && ev != TN_LQ_DROP)
         return;
     struct tn_linkq_link *k = find(l, from, to);
-    settle(k, ev, id);
     if (k->enq + k->deq + k->drops == 0)
         k->first_ns = k->last_ns = t_ns;
     if (t_ns > k->last_ns) {
+        settle(k);   /* the previous instant is over */
         k->pkts_area += (double)k->pkts * (double)(t_ns - k->last_ns) / 1e9;
         k->last_ns = t_ns;
     }
@@ -118,10 +118,6 @@ void tn_linkq_event(struct tn_linkq *l, int ev, int64_t t_ns, int from, int to, 
             k->pkts--;
         k->bytes = k->bytes >= size ? k->bytes - size : 0;
         break;
-    }
-    if (ev == TN_LQ_ENQUE) {   /* its maximum counts once the next event shows it stayed */
-        k->pend = true;
-        k->pend_id = id;
     }
     push(&k->queue_pkts, t_ns, k->pkts);
     push(&k->queue_bytes, t_ns, (double)k->bytes);

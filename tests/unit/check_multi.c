@@ -260,8 +260,8 @@ END_TEST
 /* ---- ns-2 ---- */
 
 /* Link 0->1: four enqueues at 0.1 s, the fourth dropped on arrival (drop-tail, '+' then 'd');
- * one dequeue at 0.1, 0.108, 0.116.  Occupancy: 2 from 0.1 to 0.108, 1 to 0.116, then 0; the
- * dropped packet never held a place, so the maximum is 2.  Link 1->0 carries one ACK. */
+ * one dequeue at 0.1, 0.108, 0.116.  Occupancy after each instant: 2 from 0.1 to 0.108, 1 to
+ * 0.116, then 0, so the maximum is 2.  Link 1->0 carries one ACK, sent at once (never waits). */
 static const char ns2_trace[] =
     "+ 0.1 0 1 tcp 1040 ------- 1 0.0 1.0 0 0\n"
     "- 0.1 0 1 tcp 1040 ------- 1 0.0 1.0 0 0\n"
@@ -351,7 +351,7 @@ START_TEST(test_ns2_linkq_exact)
     /* time-weighted: (2 * 8 ms + 1 * 8 ms) = 0.024 packet-seconds */
     ck_assert_double_eq_tol(k->pkts_area, 0.024, 1e-12);
     const struct tn_linkq_link *back = tn_linkq_link(lq, 1);
-    ck_assert_uint_eq(back->max_pkts, 1);   /* enqueued, then dequeued at the same instant */
+    ck_assert_uint_eq(back->max_pkts, 0);   /* enqueued and dequeued at the same instant */
     ck_assert_uint_eq(back->drops, 0);
     tn_linkq_free(lq);
     tn_analyzer_free(an);
