@@ -95,6 +95,8 @@ static void interval_flush(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum 
         tn_rec_series(ctx, c, d, TN_SER_DFCP_SYMBOL_RATE, dd->iv_end, (double)dd->iv_syms / secs);
         dd->iv_bytes = dd->iv_good = dd->iv_syms = 0;
         dd->iv_end += iv;
+        if (t - dd->iv_end > 2 * iv)   /* a long silence: one zero where traffic resumes */
+            dd->iv_end = t / iv * iv;
     }
 }
 

@@ -252,7 +252,6 @@ void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                   struct tn_cc_model *m, struct tn_tcp_infer *inf, double *betas, unsigned nbetas);
 
 /* Recording (analysis_record.c); each does nothing unless the config asks for it. */
-int64_t tn_time_ns(struct tn_time t);
 void tn_rec_series(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                    enum tn_series_kind k, int64_t t_ns, double v);
 void tn_rec_event(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,

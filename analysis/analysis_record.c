@@ -82,11 +82,6 @@ double tn_stat_stdev(const struct tn_stat *s)
     return var > 0 ? sqrt(var) : 0;
 }
 
-int64_t tn_time_ns(struct tn_time t)
-{
-    return t.sec * 1000000000 + (int64_t)t.nsec;
-}
-
 void tn_rec_series(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                    enum tn_series_kind k, int64_t t_ns, double v)
 {

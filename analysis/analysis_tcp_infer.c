@@ -141,6 +141,10 @@ static void interval_flush(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum 
                       (double)s->interval_good * 8 / secs);
         s->interval_bytes = s->interval_good = 0;
         s->last_interval_end += iv;
+        /* a long silence (or a clock jump in the trace): one zero where traffic resumes
+         * rather than a point per interval in between */
+        if (t - s->last_interval_end > 2 * iv)
+            s->last_interval_end = t / iv * iv;
     }
 }
 

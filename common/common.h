@@ -43,6 +43,15 @@ static inline double tn_time_diff(struct tn_time a, struct tn_time b)
     return (double)(a.sec - b.sec) + ((double)a.nsec - (double)b.nsec) * 1e-9;
 }
 
+/* Nanoseconds since the epoch (+-292 years); a corrupt time stamp saturates instead of
+ * overflowing. */
+static inline int64_t tn_time_ns(struct tn_time t)
+{
+    const int64_t lim = INT64_MAX / 1000000000 - 1;
+    int64_t sec = t.sec > lim ? lim : t.sec < -lim ? -lim : t.sec;
+    return sec * 1000000000 + (int64_t)t.nsec;
+}
+
 static inline int tn_time_cmp(struct tn_time a, struct tn_time b)
 {
     if (a.sec != b.sec)

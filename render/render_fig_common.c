@@ -17,8 +17,8 @@ bool tn_fig_dir_has_data(const struct tn_conn *c, enum tn_dir d)
 
 bool tn_fig_window(const struct tn_conn *c, const struct tn_view *v, int64_t *from, int64_t *to)
 {
-    int64_t f = c->first.sec * 1000000000 + c->first.nsec;
-    int64_t t = c->last.sec * 1000000000 + c->last.nsec;
+    int64_t f = tn_time_ns(c->first);
+    int64_t t = tn_time_ns(c->last);
     if (v && v->from_ns && v->from_ns > f)
         f = v->from_ns;
     if (v && v->to_ns && v->to_ns < t)
@@ -69,7 +69,7 @@ struct tn_plot *tn_fig_begin(const struct tn_fig_cfg *fc, int64_t from, int64_t 
 
 int64_t tn_fig_origin(const struct tn_conn *c)
 {
-    return c->first.sec * 1000000000 + c->first.nsec;
+    return tn_time_ns(c->first);
 }
 
 double tn_fig_x(const struct tn_plot *p, int64_t t_ns)

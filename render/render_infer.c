@@ -30,7 +30,7 @@ static void sender_block(FILE *out, const struct tn_conn *c, enum tn_dir d)
             f->episodes_idle);
     if (f->slowstart_ended)
         fprintf(out, "       %-22s %.3f s after the first packet\n", "slow start ended:",
-                (double)(f->slowstart_end_ns - (c->first.sec * 1000000000 + c->first.nsec)) / 1e9);
+                (double)(f->slowstart_end_ns - tn_time_ns(c->first)) / 1e9);
     fprintf(out, "       %-22s %.0f B\n", "max bytes in flight:", f->max_inflight);
     if (f->flavor != TN_CC_UNKNOWN && f->beta_n)
         fprintf(out, "       %-22s %s (confidence %.2f; window after a loss %.2f x before, median of %u)\n",

@@ -62,7 +62,7 @@ static void ms_or_dash(char *buf, size_t len, int64_t t, int64_t t0)
 static void life_rows(FILE *out, const struct tn_conn *c)
 {
     const struct tn_dfcp_infer *f = &c->dfcp;
-    int64_t t0 = c->first.sec * 1000000000 + (int64_t)c->first.nsec;
+    int64_t t0 = tn_time_ns(c->first);
     char a[32], b[32], st[160] = "";
     size_t len = 0;
     for (int s = 0; s < TN_DFCP_S_COUNT && len < sizeof st; s++)

@@ -18,7 +18,7 @@ void tn_report_timeline(FILE *out, const struct tn_analyzer *a, const struct tn_
         char ab[64], bb[64];
         tn_addr_str(&c->a, ab, sizeof ab);
         tn_addr_str(&c->b, bb, sizeof bb);
-        int64_t t0 = c->first.sec * 1000000000 + c->first.nsec;
+        int64_t t0 = tn_time_ns(c->first);
         fprintf(out, "\nTimeline of connection %u (%s:%u - %s:%u), vantage point: %s\n", c->idx, ab,
                 c->a_port, bb, c->b_port, tn_vantage_name(c->vantage));
         if (c->hs_rtt_ms >= 0)
