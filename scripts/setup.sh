@@ -8,8 +8,8 @@ cd "$(dirname "$0")/.."
 PACKAGES=(
   build-essential cmake pkg-config
   libpcap-dev libtrace3-dev libncurses-dev libcairo2-dev libcsv-dev check libsubunit-dev
-  tshark tcptrace tcpdump iperf3 iproute2 iptables ethtool tmux
-  gzip bzip2 xz-utils zstd procps bc
+  tshark tcptrace tcpdump iperf3 iproute2 iptables ethtool iputils-ping jq tmux
+  libxml2-utils fonts-dejavu-core gzip bzip2 xz-utils zstd procps bc time
 )
 
 missing=()
