@@ -188,7 +188,10 @@ static int open_path(struct tn_capture *c, int i, struct tn_err *err)
     /* Large stdio buffer: pcap_next_ex and the pcapng reader read record by record. */
     setvbuf(fp, NULL, _IOFBF, 1u << 20);
     uint8_t m[TN_PROBE_LEN];
-    size_t len = fread(m, 1, sizeof m, fp);
+    size_t len = fread(m, 1, TN_MAGIC_LEN, fp);
+    if (len == TN_MAGIC_LEN && !compression_of(m, len) && !tn_capture_pcap_ops.probe(m, len, NULL) &&
+        !tn_capture_pcapng_ops.probe(m, len, NULL))
+        len += fread(m + len, 1, sizeof m - len, fp);   /* ERF: no magic, a chain of records */
     if (len == 0) {
         int e = ferror(fp) ? errno : 0;
         if (!is_stdin)

@@ -30,8 +30,12 @@ enum {
     TN_LT_IEEE802_11_RADIOTAP = 127,
 };
 
-/* How many leading bytes capture.c reads to recognize a format. */
-#define TN_PROBE_LEN 32
+/* How many leading bytes capture.c reads to recognize a format: TN_MAGIC_LEN first, which is
+ * enough for every format with a magic number; up to TN_PROBE_LEN when none matched, so that
+ * the ERF probe can check a chain of record headers (a slow pipe with a pcap magic is not held
+ * up waiting for 4 KiB). */
+#define TN_MAGIC_LEN 32
+#define TN_PROBE_LEN 4096
 
 /* An input file, opened and probed by capture.c, handed to a backend's open(). */
 struct tn_capture_input {

@@ -393,6 +393,62 @@ START_TEST(test_erf_without_extension)
 }
 END_TEST
 
+/* Random bytes must not pass for ERF (which has no magic number).  A probe that looked at one
+ * record header accepted about 3% of random 4 KiB files (exit 0, empty report).
+ *  - the reproducer: "GARBAGE!" as the time stamp, type 2 (ETH), flags 0x04, rlen 0x8000, then
+ *    zeros: { printf 'GARBAGE!'; printf '\x02\x04\x80\x00'; head -c 4084 /dev/zero; } > x.bin
+ *  - 400 files of 4096 bytes from a fixed-seed xorshift64 generator (deterministic), plus the
+ *    same with a plausible first header patched in (type 2, flags 0, rlen 0x60, wlen 0x40, and
+ *    a 2009 time stamp) so that the chain check, not the first header, has to reject them.
+ * Every one must be -TN_EFORMAT "not a packet trace". */
+static uint64_t xorshift64(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+START_TEST(test_erf_probe_random)
+{
+    uint8_t buf[4096];
+    const char *path = tmp_path("random.bin");
+    struct tn_capture *c;
+    struct tn_err err = {0};
+
+    memset(buf, 0, sizeof buf);
+    memcpy(buf, "GARBAGE!\x02\x04\x80\x00", 12);
+    write_bytes(path, buf, sizeof buf);
+    ck_assert_int_eq(tn_capture_open_file(&c, path, &err), -TN_EFORMAT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "not a packet trace"));
+
+    uint64_t seed = 0x9e3779b97f4a7c15u;
+    int accepted = 0;
+    for (int i = 0; i < 400; i++) {
+        for (size_t k = 0; k < sizeof buf; k += 8) {
+            uint64_t v = xorshift64(&seed);
+            memcpy(buf + k, &v, 8);
+        }
+        if (i % 2) {
+            /* ts 0x4a9ebe50.00000000 LE (2009-09-02), type 2, flags 0, rlen 96, lctr 0, wlen 64 */
+            static const uint8_t hdr[16] = {0, 0, 0, 0, 0x50, 0xbe, 0x9e, 0x4a,
+                                            2, 0, 0, 0x60, 0, 0, 0, 0x40};
+            memcpy(buf, hdr, sizeof hdr);
+        }
+        write_bytes(path, buf, sizeof buf);
+        int r = tn_capture_open_file(&c, path, &err);
+        if (r == 0) {
+            accepted++;
+            tn_capture_close(c, NULL);
+            continue;
+        }
+        ck_assert_msg(r == -TN_EFORMAT && strstr(err.msg, "not a packet trace"),
+                      "file %d: %d %s", i, r, err.msg);
+    }
+    ck_assert_msg(accepted == 0, "%d of 400 random files accepted", accepted);
+}
+END_TEST
+
 /* ---- compressed ---- */
 
 static const struct { const char *tool, *ext; } zips[] = {
@@ -882,6 +938,7 @@ Suite *tn_capture_suite(void)
     tcase_add_test(tc, test_pcapng_opb_binary_resolution);
     tcase_add_loop_test(tc, test_erf, 0, (int)TN_ARRAY_LEN(erfs));
     tcase_add_test(tc, test_erf_without_extension);
+    tcase_add_test(tc, test_erf_probe_random);
     tcase_add_loop_test(tc, test_compressed, 0, (int)TN_ARRAY_LEN(zips));
     tcase_add_test(tc, test_compressed_truncated);
     tcase_add_test(tc, test_stdin);
