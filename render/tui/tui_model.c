@@ -92,11 +92,13 @@ static void update_rate(struct tn_tui_row *r, int64_t now, uint64_t bytes)
     r->rate_n++;
     unsigned have = r->rate_n < TN_TUI_RATE_N ? r->rate_n : TN_TUI_RATE_N;
     unsigned newest = (r->rate_n - 1) % TN_TUI_RATE_N;
+    /* the oldest sample at most 2 s back; in a fast replay snapshots lie further apart in trace
+     * time, then the previous snapshot */
     r->tput_now = 0;
     for (unsigned k = have; k-- > 1;) {
         unsigned i = (r->rate_n - 1 - k) % TN_TUI_RATE_N;
         int64_t dt = now - r->rate_t[i];
-        if (dt <= 0 || dt > 2000000000)
+        if (dt <= 0 || (dt > 2000000000 && k > 1))
             continue;
         r->tput_now = (double)(r->rate_b[newest] - r->rate_b[i]) * 8e9 / (double)dt;
         break;
