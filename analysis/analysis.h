@@ -591,6 +591,17 @@ struct tn_q2_result {
     struct tn_series queue_pkts, queue_bytes;   /* the whole queue, one point per change */
     double queue_pkts_avg;     /* time-weighted over the matched period */
     uint32_t queue_pkts_max;
+    /* Clocks (two points on separate hosts): from the two directions of the connection with the
+     * most matches, apparent delays m = t(egress point) - t(ingress point) are >= 0 one way and
+     * <= 0 the other when the clocks agree.  With equal smallest delays both ways the egress
+     * clock is ahead by offset = (min m one way + max m other way) / 2. */
+    bool clock_known;
+    unsigned clock_conn;       /* its connection (0: not in the analyzer) */
+    double clock_offset_ms;    /* egress point's clock minus the ingress point's */
+    double owd_min_ms[2];      /* smallest one-way delay, offset removed: [0] ingress -> egress,
+                                  [1] egress -> ingress */
+    bool clock_unsync;         /* a packet appeared to arrive before it left: clocks differ */
+    double clock_worst_ms;     /* the most negative apparent one-way delay */
 };
 const struct tn_q2_result *tn_q2_result(const struct tn_q2 *q);
 

@@ -15,6 +15,10 @@
  *
  * Occupancy is exact for what the captures saw: every matched packet is +1 at its ingress time
  * and -1 at its egress time; the events are swept in time order at the end.
+ *
+ * Points on separate hosts: the apparent delays of both directions of a connection give the
+ * clock offset (assuming equal smallest delays both ways, as NTP does) and the one-way delays;
+ * a negative apparent one-way delay means the clocks clearly disagree.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +50,7 @@ struct q2flow {
     struct tn_qflow pub;
     struct q2ent *head[2], *tail[2];   /* pending per side: [0] ingress-first, [1] egress-first */
     uint64_t fwd, rev;
+    struct tn_stat m_ms;       /* apparent delay t(egress point) - t(ingress point), both orders */
 };
 
 struct q2ev {
@@ -182,6 +187,7 @@ static void push_ev(struct tn_q2 *q, int64_t t, int32_t dp, int64_t db, uint32_t
 static void matched(struct tn_q2 *q, struct q2ent *e, int64_t t_out, uint32_t bytes_out)
 {
     struct q2flow *f = &q->flows[e->flow];
+    tn_stat_add(&f->m_ms, (double)(e->egress ? e->t_ns - t_out : t_out - e->t_ns) / 1e6);
     /* FIFO: what entered this flow's queue before e and is still inside was dropped */
     while (f->head[e->egress] != e)
         drop(q, f->head[e->egress]);
@@ -297,6 +303,52 @@ static void sweep(struct tn_q2 *q, const uint32_t *fwd_index)
     free(fby);
 }
 
+static bool reverse_of(const struct tn_qflow *x, const struct tn_qflow *y)
+{
+    return x->proto == y->proto && x->sport == y->dport && x->dport == y->sport &&
+           memcmp(&x->src, &y->dst, sizeof x->src) == 0 && memcmp(&x->dst, &y->src, sizeof x->dst) == 0;
+}
+
+/* Clock offset from the two directions of the busiest connection (see analysis.h). */
+static void clocks(struct tn_q2 *q, const struct tn_analyzer *a)
+{
+    struct tn_q2_result *r = &q->res;
+    uint64_t best = 0;
+    for (size_t i = 0; i < q->nflows; i++) {
+        const struct q2flow *x = &q->flows[i];
+        for (size_t j = i + 1; j < q->nflows && x->m_ms.n; j++) {
+            const struct q2flow *y = &q->flows[j];
+            if (!y->m_ms.n || !reverse_of(&x->pub, &y->pub) || x->m_ms.n + y->m_ms.n <= best)
+                continue;
+            /* the direction that goes ingress -> egress has the larger apparent delays */
+            const struct tn_stat *f = &x->m_ms, *b = &y->m_ms;
+            if (!(f->min > b->max)) {
+                f = &y->m_ms;
+                b = &x->m_ms;
+            }
+            if (!(f->min > b->max))
+                continue;   /* overlapping: the two directions cannot be told apart */
+            best = x->m_ms.n + y->m_ms.n;
+            r->clock_known = true;
+            r->clock_offset_ms = (f->min + b->max) / 2;
+            r->owd_min_ms[0] = f->min - r->clock_offset_ms;
+            r->owd_min_ms[1] = r->clock_offset_ms - b->max;
+            r->clock_unsync = f->min < 0 || b->max > 0;
+            r->clock_worst_ms = f->min < 0 ? f->min : b->max > 0 ? -b->max : 0;
+            r->clock_conn = 0;
+            for (size_t c = 0; a && c < tn_analyzer_conn_count(a); c++) {
+                const struct tn_conn *cn = tn_analyzer_conn(a, c);
+                bool ab = cn->a_port == x->pub.sport && cn->b_port == x->pub.dport &&
+                          memcmp(&cn->a, &x->pub.src, sizeof cn->a) == 0;
+                bool ba = cn->b_port == x->pub.sport && cn->a_port == x->pub.dport &&
+                          memcmp(&cn->b, &x->pub.src, sizeof cn->b) == 0;
+                if (cn->proto == (enum tn_pkt_kind)x->pub.proto && (ab || ba))
+                    r->clock_conn = cn->idx;
+            }
+        }
+    }
+}
+
 void tn_q2_finish(struct tn_q2 *q, const struct tn_analyzer *a)
 {
     if (q->finished)
@@ -367,6 +419,7 @@ void tn_q2_finish(struct tn_q2 *q, const struct tn_analyzer *a)
         }
     }
     r->nflows = k;
+    clocks(q, a);
     sweep(q, fwd_index);
     free(fwd_index);
     free(q->ev);

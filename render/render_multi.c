@@ -94,6 +94,15 @@ static void report_q2(FILE *out, const struct tn_q2_result *q)
                 tn_stat_avg(&q->sojourn_ms), q->sojourn_ms.max);
     fprintf(out, "  queue length: avg %.2f packets (time-weighted), max %" PRIu32 " packets\n", q->queue_pkts_avg,
             q->queue_pkts_max);
+    if (q->clock_known) {
+        fprintf(out, "  clocks: egress point %+.3f ms against the ingress point (from conn %u, equal smallest "
+                     "delays both ways assumed); one-way delay min %.3f ms ingress -> egress, %.3f ms back\n",
+                q->clock_offset_ms, q->clock_conn, q->owd_min_ms[0], q->owd_min_ms[1]);
+        if (q->clock_unsync)
+            fprintf(out, "  WARNING: the two capture clocks are not synchronised: packets appear to arrive %.3f ms "
+                         "before they left; sojourn times and queue lengths above are shifted by the offset\n",
+                    -q->clock_worst_ms);
+    }
     fprintf(out, "  %-46s %5s %8s %8s %6s %11s %11s\n", "flow (src -> dst)", "conn", "in", "out", "drops",
             "sojourn avg", "sojourn max");
     for (size_t i = 0; i < q->nflows; i++) {

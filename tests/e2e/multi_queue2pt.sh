@@ -9,7 +9,9 @@
 #  - against the lab's sampled backlog itself (tc -s every 10 ms, time stamped before tc runs)
 #    the error is printed and must stay below 3 packets;
 #  - the single-point estimate from the ingress capture alone is printed with its error against
-#    the two-point queue, which must stay below 5 packets.
+#    the two-point queue, which must stay below 5 packets;
+#  - clock offset between the points: 0 for one host's captures, +50 ms with a warning when the
+#    egress capture's time stamps are shifted by 50 ms.
 # Args: $1 binary, $2 corpus dir (unused), $3 source dir.  Exit 0 pass, 1 fail, 77 skip.
 set -u
 bin=$1
@@ -97,5 +99,21 @@ awk -v a="$nsamp" 'BEGIN { exit !(a >= 100) }' || { echo "FAIL: only $nsamp samp
 awk -v a="$mae_count" 'BEGIN { exit !(a >= 0 && a < 0.05) }' || { echo "FAIL: MAE vs count $mae_count"; fail=1; }
 awk -v a="$mae_backlog" 'BEGIN { exit !(a >= 0 && a < 3) }' || { echo "FAIL: MAE vs backlog $mae_backlog"; fail=1; }
 awk -v a="$mae_est" 'BEGIN { exit !(a >= 0 && a < 5) }' || { echo "FAIL: single-point MAE $mae_est"; fail=1; }
+# 3. clocks: the same host's clock on both sides: offset 0 and no warning; the egress capture
+#    shifted by +50 ms (editcap -t 0.05) as if taken on a host whose clock is ahead: +50 ms and
+#    a warning that the clocks are not synchronised
+off=$(sed -n 's/.*clocks: egress point \([-+0-9.]*\) ms.*/\1/p' "$tmp/out")
+echo "multi_queue2pt: clock offset (one host): $off ms"
+awk -v o="$off" 'BEGIN { exit !(o != "" && o + 0 < 0.01 && o + 0 > -0.01) }' || { echo "FAIL: offset $off"; fail=1; }
+grep -q WARNING "$tmp/out" && { echo "FAIL: clock warning for one host's captures"; fail=1; }
+if command -v editcap >/dev/null; then
+    editcap -t 0.05 "$s/rtr_bn0.pcap" "$tmp/shifted.pcap" >/dev/null 2>&1
+    "$bin" -q --ingress "$s/rtr_s1.pcap" --egress "$tmp/shifted.pcap" >"$tmp/out2" 2>&1
+    off=$(sed -n 's/.*clocks: egress point \([-+0-9.]*\) ms.*/\1/p' "$tmp/out2")
+    echo "multi_queue2pt: clock offset (egress shifted +50 ms): $off ms"
+    awk -v o="$off" 'BEGIN { exit !(o != "" && o - 50 < 0.01 && o - 50 > -0.01) }' || { echo "FAIL: offset $off"; fail=1; }
+    grep -q 'WARNING: the two capture clocks are not synchronised' "$tmp/out2" ||
+        { echo "FAIL: no warning for clocks 50 ms apart"; fail=1; }
+fi
 [ $fail -eq 0 ] && echo "multi_queue2pt: passed"
 exit $fail

@@ -178,6 +178,31 @@ START_TEST(test_fairness_selection_and_mice)
 }
 END_TEST
 
+START_TEST(test_parallel_transfer)
+{
+    struct tn_analyzer *an = two_flows(1);   /* conns 1 and 2: 10.0.0.1 -> 10.0.0.2, both from t0 */
+    struct tn_parallel *g;
+    ck_assert_uint_eq(tn_parallel_find(an, 100000000, 500000000, &g), 1);
+    ck_assert_uint_eq(g[0].n, 2);
+    ck_assert_uint_eq(g[0].conns[0], 1);
+    ck_assert_uint_eq(g[0].conns[1], 2);
+    ck_assert_uint_eq(g[0].bytes, 40000);
+    ck_assert_double_eq_tol(g[0].share[0], 0.25, EPS);
+    ck_assert_double_eq_tol(g[0].share[1], 0.75, EPS);
+    ck_assert_double_eq_tol(g[0].throughput_bps, 320000, 1e-6);   /* 40 kB over 1 s */
+    /* first 500 ms: 5 + 15 packets = 20 kB -> 320 kbit/s; conn 1's share 5/20 */
+    ck_assert_double_eq_tol(g[0].aggregate.pts[0].v, 320000, 1e-6);
+    ck_assert_double_eq_tol(g[0].sub[0].pts[0].v, 0.25, EPS);
+    tn_parallel_free(g, 1);
+    tn_analyzer_free(an);
+
+    an = two_flows(3);   /* different host pairs: no parallel transfer */
+    ck_assert_uint_eq(tn_parallel_find(an, 100000000, 500000000, &g), 0);
+    tn_parallel_free(g, 0);
+    tn_analyzer_free(an);
+}
+END_TEST
+
 /* ---- two capture points ---- */
 
 static void q2(struct tn_q2 *q, struct tn_pkt p, int64_t t_ns, uint16_t ip_id, uint8_t ttl, bool egress)
@@ -236,6 +261,13 @@ START_TEST(test_q2_match_drops)
     /* time-weighted: (1*1 + 2*2 + 3*1 + 4*6 + 3*1 + 2*2 + 1*1) / 14 ms = 40/14 */
     ck_assert_double_eq_tol(r->queue_pkts_avg, 40.0 / 14.0, 1e-9);
     ck_assert_double_eq_tol(r->queue_bytes.pts[3].v, 4 * 1054, 1e-12);
+    /* clocks: data apparent delays 10 ms (min), the ACK -0.1 ms: offset (10 - 0.1) / 2 = 4.95 ms,
+     * one-way minimum 5.05 ms both ways; no negative delay, so no warning */
+    ck_assert(r->clock_known);
+    ck_assert_double_eq_tol(r->clock_offset_ms, 4.95, 1e-9);
+    ck_assert_double_eq_tol(r->owd_min_ms[0], 5.05, 1e-9);
+    ck_assert_double_eq_tol(r->owd_min_ms[1], 5.05, 1e-9);
+    ck_assert(!r->clock_unsync);
     tn_q2_free(q);
 }
 END_TEST
@@ -390,6 +422,7 @@ Suite *tn_multi_suite(void)
     tcase_add_test(tc, test_jain_values);
     tcase_add_test(tc, test_fairness_two_flows);
     tcase_add_test(tc, test_fairness_selection_and_mice);
+    tcase_add_test(tc, test_parallel_transfer);
     suite_add_tcase(s, tc);
     tc = tcase_create("queue");
     tcase_add_test(tc, test_q2_match_drops);
