@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "multi.h"
 #include "pipeline.h"
 #include "render.h"
 #include "tui.h"
@@ -112,6 +113,10 @@ int tn_tui_main(const struct tn_options *o)
         tn_cli_warn("--tui needs a terminal on standard input and output");
         return TN_EXIT_USAGE;
     }
+    if (tn_cli_multi_input(o)) {
+        tn_cli_warn("--tui reads one trace or interface: not with --ingress/--egress, --ns2 or --experiment");
+        return TN_EXIT_USAGE;
+    }
     struct tn_capture *cap = NULL;
     int r = tn_pipeline_open_input(o, &cap, &err);
     if (r < 0) {
@@ -141,6 +146,7 @@ int tn_tui_main(const struct tn_options *o)
     };
     struct tn_analysis_cfg acfg;
     tn_pipeline_analysis_cfg(o, &acfg);
+    tn_cli_multi_analysis_cfg(o, &acfg);
     tcfg.history = acfg.record_packets;
     struct tn_tui *tui = tn_tui_new(&tcfg, &ct->lock, &ct->feed, &err);
     ct->tui = tui;
@@ -201,6 +207,8 @@ int tn_tui_main(const struct tn_options *o)
     bool nothing_read = tn_analyzer_stats(an)->frames == 0 && status == TN_EXIT_INPUT;
     if (!nothing_read) {
         int wr = tn_pipeline_write_outputs(o, an);
+        int mr = tn_cli_multi_outputs(o, an);   /* --fairness-by, --parallel-window, ... */
+        wr = mr > wr ? mr : wr;
         if (wr > status)
             status = wr;
     }

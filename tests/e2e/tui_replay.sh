@@ -122,6 +122,9 @@ grep -q "1 of 2 connections" "$TMP/screen" && grep -q "filter: 57988" "$TMP/scre
 $T send-keys -t tui Escape; screen
 grep -q "2 of 2 connections" "$TMP/screen" || fail "Esc did not clear the filter"
 echo "ok: help, sort, filter"
+$T send-keys -t tui e; screen   # no --plot: no per-packet history, the export says how to get it
+grep -q "export: no per-packet history kept; start with --plot DIR" "$TMP/screen" || fail "export without history"
+sleep 3
 
 # 6. resize to 80x24: compact table, every line within 80 columns, keys still shown
 $T resize-window -t tui -x 80 -y 24 2>/dev/null || $T resize-pane -t tui -x 80 -y 24
