@@ -3,25 +3,25 @@
 
 #include "tui_int.h"
 
-static const char *const help[] = {
-    "Views        1 connections   2 detail   3 fairness   4 events   Tab / Shift-Tab cycle",
-    "Select       Up/Down (j/k), PgUp/PgDn, Home/End; Enter opens the detail view",
-    "Sort         s next column (#, now, goodput, packets, RTT, rexmits, last active); r reverse",
-    "Filter       / then text: matches #N, protocol, address:port, state; Esc clears",
-    "Pause        p or Space freezes the screen; the analysis goes on meanwhile",
-    "Export       e writes the selected connection's figures (PNG) into the export directory",
-    "Events       Up/Down scroll, End newest, c only the selected connection",
-    "Back         Esc or Backspace returns to the connection table",
-    "Quit         q or F10 (or Ctrl-C): the final report is printed, output files completed",
+static const char *const help[] = {   /* fits 80 columns */
+    "Views    1 connections  2 detail  3 fairness  4 events; Tab/Shift-Tab cycle",
+    "Select   Up/Down (j/k), PgUp/PgDn, Home/End; Enter opens the detail view",
+    "Sort     s: next column (#, now, goodput, packets, RTT, rexmt, last); r reverse",
+    "Filter   / then text: #N, protocol, address:port or state; Esc clears it",
+    "Pause    p or Space freezes the screen; the analysis goes on meanwhile",
+    "Export   e: the selected connection's figures (PNG) into ./tcptrace-ng-export/",
+    "Events   Up/Down scroll, End newest, c only the selected connection",
+    "Back     Esc or Backspace returns to the connection table",
+    "Quit     q or F10 (or Ctrl-C): final report printed, output files completed",
     "",
-    "Columns      now b/s: data rate of the sending direction over the last ~2 s of trace",
-    "             goodput: unique bytes / duration (the report's throughput, bit/s)",
-    "             RTT avg: data->ACK samples (Karn's rule); cwnd: estimated congestion window",
-    "             (bytes) or, for DFCP, blocks in flight; rexmt: retransmitted data packets",
-    "             episode: recovery, timeout, zero-win (receiver window), idle (> 1 s quiet)",
-    "Status       drops: kernel = dropped by the kernel/interface; analyzer = those plus",
-    "             records the pipeline could not read; anomalies: malformed/truncated packets",
-    "Idle         connections quiet longer than --idle-timeout move to the retired summary",
+    "now      data rate of the sending direction over the last ~2 s of the trace",
+    "goodpt   unique bytes / duration in bit/s (the report's throughput)",
+    "RTT      average of the data->ACK samples (Karn's rule)",
+    "cwnd     estimated congestion window in bytes; DFCP: blocks in flight",
+    "rexmt    retransmitted data packets, both directions",
+    "episode  recovery, timeout, zero-win (receiver window) or idle (> 1 s quiet)",
+    "drops    kernel: by the kernel/interface; analyzer: those plus unreadable records",
+    "retired  connections idle longer than --idle-timeout, summed in one row",
 };
 
 static void draw(struct tn_ui *ui, int y0, int rows, int cols)
