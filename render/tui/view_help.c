@@ -6,7 +6,7 @@
 static const char *const help[] = {   /* fits 80 columns */
     "Views    1 connections  2 detail  3 fairness  4 events; Tab/Shift-Tab cycle",
     "Select   Up/Down (j/k), PgUp/PgDn, Home/End; Enter opens the detail view",
-    "Sort     s: next column (#, now, goodput, packets, RTT, rexmt, last); r reverse",
+    "Sort     s next column (#, now, goodput, packets, RTT, rexmt, last); r reverse",
     "Filter   / then text: #N, protocol, address:port or state; Esc clears it",
     "Pause    p or Space freezes the screen; the analysis goes on meanwhile",
     "Export   e: the selected connection's figures (PNG) into ./tcptrace-ng-export/",
@@ -20,7 +20,7 @@ static const char *const help[] = {   /* fits 80 columns */
     "cwnd     estimated congestion window in bytes; DFCP: blocks in flight",
     "rexmt    retransmitted data packets, both directions",
     "episode  recovery, timeout, zero-win (receiver window) or idle (> 1 s quiet)",
-    "drops    kernel: by the kernel/interface; analyzer: those plus unreadable records",
+    "drops    kernel: by kernel or interface; analyzer: those + unreadable records",
     "retired  connections idle longer than --idle-timeout, summed in one row",
 };
 
