@@ -93,6 +93,8 @@ int main(int argc, char **argv)
     tn_analyzer_finish(an);
 
     bool nothing_read = tn_analyzer_stats(an)->frames == 0 && status == TN_EXIT_INPUT;
+    if (status == TN_EXIT_INPUT)
+        tn_cli_multi_hint(&o);   /* an ns-2 trace given as FILE: say --ns2 */
     if (!nothing_read) {   /* an unreadable input alone gets its error, not an empty report */
         int wr = tn_pipeline_write_outputs(&o, an);
         int mr = tn_cli_multi_outputs(&o, an);   /* fairness, parallel, queue estimate */

@@ -373,3 +373,14 @@ int tn_cli_multi_main(const struct tn_options *o)
     tn_analyzer_free(an);
     return status;
 }
+
+void tn_cli_multi_hint(const struct tn_options *o)
+{
+    for (int i = 0; i < o->nfiles; i++) {
+        if (!tn_ns2_probe(o->files[i]))
+            continue;
+        char msg[4200];
+        snprintf(msg, sizeof msg, "%s is an ns-2 trace: read it with --ns2 %s", o->files[i], o->files[i]);
+        tn_cli_warn(msg);
+    }
+}

@@ -24,4 +24,8 @@ void tn_cli_multi_analysis_cfg(const struct tn_options *o, struct tn_analysis_cf
  * status of the files written. */
 int tn_cli_multi_outputs(const struct tn_options *o, const struct tn_analyzer *an);
 
+/* After an input failed to open: for every FILE that is an ns-2 trace, tell the user to read it
+ * with --ns2 (plain FILE arguments are packet traces only). */
+void tn_cli_multi_hint(const struct tn_options *o);
+
 #endif
