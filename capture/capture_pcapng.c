@@ -19,8 +19,10 @@
  *    |                      Block Total Length                       |
  *    +---------------------------------------------------------------+
  *
- * A block is read whole into one buffer that grows to the largest block seen: no allocation per
- * packet.  The stream is a FILE* with a 1 MiB buffer (set by capture.c), read unlocked.
+ * The stream is read in large chunks (1 MiB, more for a larger block) into one buffer, and each
+ * block is handed out as a pointer into it: no read call and no copy per block, and no
+ * allocation per packet.  A packet's data stays valid until the next call, which is when the
+ * buffer may move what is left of it to the front and refill.
  */
 #include "capture_int.h"
 
@@ -38,6 +40,7 @@ enum {
     OPT_IF_TSRESOL = 9,
     OPT_IF_TSOFFSET = 14,
     MAX_BLOCK = 64u << 20,   /* larger is garbage, not a packet we could use */
+    CHUNK = 1u << 20,        /* bytes read from the stream at a time */
 };
 
 struct iface {
@@ -55,8 +58,9 @@ struct pcapng {
     bool seen_shb;
     struct iface *ifs;
     size_t nifs, cap_ifs;
-    uint8_t *buf;            /* current block, whole */
-    size_t bufcap;
+    uint8_t *buf;            /* chunk buffer: bytes [pos, len) are read but not used yet */
+    size_t bufcap, pos, len;
+    bool eof, ioerr;         /* the stream ended / failed (after the bytes in buf) */
     struct tn_time last_ts;  /* SPBs have no time stamp: they get the previous frame's */
     uint64_t offset;         /* of the next block */
     uint64_t block_off;      /* of the current block, for messages */
@@ -101,6 +105,35 @@ static uint64_t rd64(const struct pcapng *ng, const uint8_t *p)
     return ng->swap ? __builtin_bswap64(v) : v;
 }
 
+/* The next n bytes of the stream as a pointer into the chunk buffer, valid until the next call;
+ * *got < n only at the end of the stream (or on a read error: ng->ioerr). */
+static const uint8_t *take(struct pcapng *ng, size_t n, size_t *got)
+{
+    if (ng->len - ng->pos < n && !ng->eof) {
+        size_t have = ng->len - ng->pos;
+        if (ng->pos && have)
+            memmove(ng->buf, ng->buf + ng->pos, have);
+        ng->pos = 0;
+        ng->len = have;
+        size_t want = n > CHUNK ? n : CHUNK;
+        tn_grow((void **)&ng->buf, &ng->bufcap, want, 1);
+        while (ng->len < n) {
+            size_t r = fread_unlocked(ng->buf + ng->len, 1, ng->bufcap - ng->len, ng->fp);
+            ng->len += r;
+            if (r == 0) {
+                ng->eof = true;
+                ng->ioerr = ferror(ng->fp) != 0;
+                break;
+            }
+        }
+    }
+    size_t have = ng->len - ng->pos;
+    *got = have < n ? have : n;
+    const uint8_t *p = ng->buf + ng->pos;
+    ng->pos += *got;
+    return p;
+}
+
 static int pcapng_open(void **st, const struct tn_capture_input *in, struct tn_err *err)
 {
     (void)err;
@@ -128,8 +161,9 @@ static void pcapng_close(void *st)
 static int read_shb(struct pcapng *ng, const uint8_t head[8], const char *name, uint64_t num,
                     struct tn_err *err)
 {
-    uint8_t bom[4];
-    if (fread_unlocked(bom, 1, 4, ng->fp) != 4)
+    size_t got;
+    const uint8_t *bom = take(ng, 4, &got);
+    if (got != 4)
         return tn_err_set(err, ng->seen_shb ? TN_ETRUNC : TN_EFORMAT,
                           "%s: truncated in section header before packet %llu", name,
                           (unsigned long long)num);
@@ -146,14 +180,13 @@ static int read_shb(struct pcapng *ng, const uint8_t head[8], const char *name, 
     if (len < 28 || len % 4 || len > MAX_BLOCK)
         return tn_err_set(err, TN_EFORMAT, "%s: pcapng section header at byte %llu has a bad "
                           "length %u", name, (unsigned long long)ng->block_off, len);
-    tn_grow((void **)&ng->buf, &ng->bufcap, len, 1);
     size_t rest = len - 12;
-    size_t got = fread_unlocked(ng->buf, 1, rest, ng->fp);
+    const uint8_t *body = take(ng, rest, &got);
     if (got != rest)
         return tn_err_set(err, TN_ETRUNC, "%s: truncated in section header before packet %llu "
                           "(block header says %u bytes, %zu left)", name,
                           (unsigned long long)num, len, got + 12);
-    uint16_t major = rd16(ng, ng->buf), minor = rd16(ng, ng->buf + 2);
+    uint16_t major = rd16(ng, body), minor = rd16(ng, body + 2);
     if (major != 1)
         return tn_err_set(err, TN_EFORMAT, "%s: pcapng version %u.%u is not supported (only 1.x)",
                           name, major, minor);
@@ -213,11 +246,10 @@ static struct tn_time iface_ts(const struct iface *ifc, uint32_t hi, uint32_t lo
     return t;
 }
 
-/* EPB, OPB or SPB in ng->buf (body of blen bytes) -> f.  Returns 1, or <0. */
-static int packet_block(struct pcapng *ng, uint32_t type, uint32_t blen, struct tn_frame *f,
-                        uint64_t num, const char *name, struct tn_err *err)
+/* EPB, OPB or SPB at b (body of blen bytes) -> f.  Returns 1, or <0. */
+static int packet_block(struct pcapng *ng, const uint8_t *b, uint32_t type, uint32_t blen,
+                        struct tn_frame *f, uint64_t num, const char *name, struct tn_err *err)
 {
-    const uint8_t *b = ng->buf;
     const struct iface *ifc;
     size_t hdr;
     uint32_t caplen, wirelen;
@@ -282,11 +314,13 @@ static int pcapng_next(void *st, struct tn_frame *f, uint64_t num, const char *n
     for (;;) {
         uint8_t head[8];
         ng->block_off = ng->offset;
-        size_t got = fread_unlocked(head, 1, 8, ng->fp);
-        if (got == 0 && !ferror(ng->fp))
+        size_t got;
+        const uint8_t *hp = take(ng, 8, &got);
+        memcpy(head, hp, got);   /* the next take may move the buffer */
+        if (got == 0 && !ng->ioerr)
             return 0;   /* clean end between blocks */
         if (got != 8) {
-            if (ferror(ng->fp))
+            if (ng->ioerr)
                 return read_error(ng, num, name, err);
             return tn_err_set(err, TN_ETRUNC, "%s: truncated in packet %llu (block header cut: "
                               "%zu of 8 bytes)", name, (unsigned long long)num, got);
@@ -312,24 +346,23 @@ static int pcapng_next(void *st, struct tn_frame *f, uint64_t num, const char *n
                               ng->frames ? SKIP_REST : "");
         /* Read body and trailing length together. */
         size_t rest = len - 8;
-        tn_grow((void **)&ng->buf, &ng->bufcap, rest, 1);
-        got = fread_unlocked(ng->buf, 1, rest, ng->fp);
+        const uint8_t *body = take(ng, rest, &got);
         if (got != rest) {
-            if (ferror(ng->fp))
+            if (ng->ioerr)
                 return read_error(ng, num, name, err);
             return tn_err_set(err, TN_ETRUNC, "%s: truncated in packet %llu (block header says "
                               "%u bytes, %zu left)", name, (unsigned long long)num, len, got + 8);
         }
         uint32_t blen = len - 12;   /* body without the head and the trailing length */
-        if (rd32(ng, ng->buf + blen) != len)
+        if (rd32(ng, body + blen) != len)
             return tn_err_set(err, corrupt_code(ng), "%s: packet %llu: block at byte %llu: "
                               "trailing length %u differs from leading length %u%s", name,
                               (unsigned long long)num, (unsigned long long)ng->block_off,
-                              rd32(ng, ng->buf + blen), len, ng->frames ? SKIP_REST : "");
+                              rd32(ng, body + blen), len, ng->frames ? SKIP_REST : "");
         ng->offset += len;
         switch (type) {
         case BT_IDB: {
-            int r = read_idb(ng, ng->buf, blen, name, err);
+            int r = read_idb(ng, body, blen, name, err);
             if (r < 0)
                 return r;
             break;
@@ -337,7 +370,7 @@ static int pcapng_next(void *st, struct tn_frame *f, uint64_t num, const char *n
         case BT_EPB:
         case BT_OPB:
         case BT_SPB:
-            return packet_block(ng, type, blen, f, num, name, err);
+            return packet_block(ng, body, type, blen, f, num, name, err);
         default:
             break;   /* NRB, ISB, DSB, custom and unknown blocks: skipped by length */
         }

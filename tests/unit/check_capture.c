@@ -20,6 +20,8 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <pcap/pcap.h>
+
 #include "capture.h"
 
 #define CORPUS TN_CORPUS_DIR "/"
@@ -603,6 +605,51 @@ START_TEST(test_pcap_modified)
 }
 END_TEST
 
+/* Plain pcap files are mapped and read in place; libpcap reads everything else.  Both must give
+ * the same frames: every frame of these files through tn_capture (mapped) and through libpcap's
+ * own pcap_next_ex (nanosecond precision) must agree on time stamp, lengths and bytes.  The files
+ * cover both byte orders (100_packets.pcap is little-endian, TNS_Oracle2.pcap big-endian with
+ * 2057 time stamps: capinfos "First packet time: 2057-11-28 16:12:52"), nanoseconds, version 2.2
+ * with caplen and len swapped (pcap_v2.2.dmp, big-endian too: xxd -l 8 -> a1b2c3d4 0002 0002),
+ * and the modified format. */
+static const char *const mapped_files[] = {
+    "libtrace/100_packets.pcap",
+    "libtrace/100_packetsns.pcap",
+    "wireshark-samplecaptures/TNS_Oracle2.pcap",
+    "tcptrace-input/pcap_v2.2.dmp",
+    "wireshark-samplecaptures/fritzbox-ip_02.09.09_2049.eth",
+    "tcptrace-input/long_rtt.dmp",
+};
+
+START_TEST(test_pcap_mapped_vs_libpcap)
+{
+    char path[1024], ebuf[PCAP_ERRBUF_SIZE];
+    snprintf(path, sizeof path, CORPUS "%s", mapped_files[_i]);
+    pcap_t *p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, ebuf);
+    ck_assert_msg(p != NULL, "%s: %s", path, ebuf);
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    ck_assert_msg(tn_capture_open_file(&c, path, &err) == 0, "%s", err.msg);
+    struct pcap_pkthdr *h;
+    const u_char *d;
+    struct tn_frame f;
+    long n = 0;
+    while (pcap_next_ex(p, &h, &d) == 1) {
+        n++;
+        ck_assert_int_eq(tn_capture_next(c, &f, &err), 1);
+        ck_assert_msg(f.ts.sec == (int64_t)h->ts.tv_sec && f.ts.nsec == (uint32_t)h->ts.tv_usec,
+                      "%s frame %ld: time", path, n);
+        ck_assert_msg(f.caplen == h->caplen && f.wirelen == h->len, "%s frame %ld: %u/%u vs %u/%u",
+                      path, n, f.caplen, f.wirelen, h->caplen, h->len);
+        ck_assert_msg(memcmp(f.data, d, h->caplen) == 0, "%s frame %ld: bytes", path, n);
+    }
+    ck_assert_int_gt(n, 0);
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 0);
+    pcap_close(p);
+    tn_capture_close(c, NULL);
+}
+END_TEST
+
 /* ---- bad input ---- */
 
 /* 100_packets.pcap cut at byte 3850: records start at 24 + sum(16 + caplen); packet 52 starts at
@@ -931,6 +978,7 @@ Suite *tn_capture_suite(void)
     tcase_add_loop_test(tc, test_pcap_us_and_ns, 0, (int)TN_ARRAY_LEN(us_ns));
     tcase_add_test(tc, test_pcap_nanoseconds_exact);
     tcase_add_test(tc, test_pcap_modified);
+    tcase_add_loop_test(tc, test_pcap_mapped_vs_libpcap, 0, (int)TN_ARRAY_LEN(mapped_files));
     tcase_add_test(tc, test_pcapng_mixed_linktypes_big_endian);
     tcase_add_test(tc, test_pcapng_tsresol_per_interface);
     tcase_add_loop_test(tc, test_pcapng_counts, 0, (int)TN_ARRAY_LEN(ng_counts));
