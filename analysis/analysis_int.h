@@ -32,7 +32,7 @@ struct tn_seginfo {
 };
 
 /* Segments sent and not yet acknowledged, for data->ACK RTT samples (Karn's rule). */
-#define TN_SEG_RING 1024
+#define TN_SEG_RING_MAX 65536     /* segments timed at once; beyond, the oldest is forgotten */
 
 struct tn_seg {
     int64_t start;
@@ -52,6 +52,18 @@ struct tn_tsent {
 #define TN_REXMIT_RING 32
 #define TN_BETA_MAX 64
 
+/* An ACK waiting until the sender has had time to react to it (see tn_infer_ack). */
+struct tn_pending_ack {
+    int64_t t_ns;              /* when the monitor saw it */
+    int64_t acked, sacked;     /* newly acknowledged / SACKed bytes */
+    double rtt_ms;             /* RTT sample it gave, or < 0 */
+    int64_t una;               /* cumulative ACK */
+    int64_t adj;               /* pipe = snd_nxt - una - adj (SACKed, lost, dupacked, resent) */
+    bool in_episode, episode_ended;
+};
+
+#define TN_PENDING_MAX 65536
+
 /* SACKed ranges above the cumulative ACK (the scoreboard, RFC 6675). */
 #define TN_MAX_SACKED 16
 
@@ -60,8 +72,8 @@ enum tn_episode { TN_EP_NONE = 0, TN_EP_RECOVERY, TN_EP_RTO };
 /* Sender-side state of one direction for the inference (the direction's data, the other
  * direction's ACKs). */
 struct tn_sender {
-    struct tn_seg segs[TN_SEG_RING];
-    unsigned seg_head, seg_n;
+    struct tn_seg *segs;       /* ring, grown on demand (memory follows the window) */
+    unsigned seg_head, seg_n, seg_cap;
     struct tn_tsent ts[TN_TS_RING];
     unsigned ts_head, ts_n;
     struct tn_gap sacked[TN_MAX_SACKED];
@@ -86,12 +98,21 @@ struct tn_sender {
     uint32_t rwnd;             /* last window advertised to this sender (scaled) */
     bool rwnd_seen;
     uint32_t mss;              /* the receiver's MSS (1448 when not seen) */
-    int64_t flight_max;        /* highest pipe since the last ACK */
-    int64_t sent_flight_max;   /* highest pipe right after a send since the last ACK (0: none) */
+    int64_t flight_max;        /* highest pipe in the current reaction window */
+    int64_t sent_flight_max;   /* highest pipe right after a new segment in it (0: none) */
+    /* ACKs travel on from the monitor to the sender: each is handed to the window models
+     * once the sender's reaction to it can have reached the monitor (its monitor time plus
+     * the monitor <-> sender round trip); until then the sender knew the older ACKs only */
+    struct tn_pending_ack *pend;   /* ring, grown on demand */
+    unsigned pend_head, pend_n, pend_cap;
+    int64_t k_una, k_adj;      /* scoreboard of the last ACK the sender has processed */
+    bool k_set;
     int64_t last_rexmit_end;   /* the latest retransmission, for ACK-timing spurious checks */
     int64_t last_rexmit_ns;
     int64_t last_head_rexmit_ns;   /* retransmission of the segment at snd_una (rearms the RTO) */
     int64_t last_head_rexmit_start;
+    int64_t tlp_end;           /* a probe retransmission awaiting its ACK (0: none) */
+    bool tlp_dsack;            /* a D-SACK said the probe was not needed */
     int64_t first_send_ns;
     struct tn_gap rexmits[TN_REXMIT_RING];   /* recent retransmitted ranges (D-SACK matching) */
     unsigned rexmit_next;
@@ -244,12 +265,18 @@ double tn_cc_cwnd_bytes(const struct tn_cc_model *m);
 void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double flight);
 void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout);
 void tn_cc_on_idle(struct tn_cc_model *m, int64_t t_ns, double idle_ms);
+void tn_cc_on_syn_timeout(struct tn_cc_model *m);
+void tn_cc_on_cwr(struct tn_cc_model *m);
 /* Keep this ACK's estimates (both flavors) for the series. */
 void tn_cc_record(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                   struct tn_cc_model *m, int64_t t_ns);
 /* Choose the flavor, fill inf, and move the chosen flavor's series into the connection. */
 void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                   struct tn_cc_model *m, struct tn_tcp_infer *inf, double *betas, unsigned nbetas);
+
+/* Make room in a ring buffer of *cap elements holding n from head: doubles it (from 16) and
+ * lays the elements out from index 0.  Returns false when cap is already max. */
+bool tn_ring_grow(void **buf, unsigned *cap, unsigned *head, unsigned n, size_t elsz, unsigned max);
 
 /* Recording (analysis_record.c); each does nothing unless the config asks for it. */
 void tn_rec_series(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,

@@ -138,3 +138,21 @@ void tn_conn_free_records(struct tn_conn *c)
         free(c->blocks[i].seen);
     free(c->blocks);
 }
+
+bool tn_ring_grow(void **buf, unsigned *cap, unsigned *head, unsigned n, size_t elsz, unsigned max)
+{
+    if (*cap >= max)
+        return false;
+    unsigned ncap = *cap ? *cap * 2 : 16;
+    if (ncap > max)
+        ncap = max;
+    uint8_t *nb = tn_xmalloc((size_t)ncap * elsz);
+    const uint8_t *ob = *buf;
+    for (unsigned i = 0; i < n; i++)
+        memcpy(nb + (size_t)i * elsz, ob + (size_t)((*head + i) % *cap) * elsz, elsz);
+    free(*buf);
+    *buf = nb;
+    *cap = ncap;
+    *head = 0;
+    return true;
+}

@@ -286,6 +286,39 @@ void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double fli
     m->hs_found = true;   /* HyStart only acts in the initial slow start */
 }
 
+/* A probe retransmission (TLP) repaired a loss: Linux reduces the window once, without a
+ * recovery episode (CWR, tcp_process_tlp_ack): ssthresh from the window, cwnd = ssthresh. */
+void tn_cc_on_cwr(struct tn_cc_model *m)
+{
+    for (int i = 0; i < NFLAVOR; i++) {
+        struct flavor_state *f = &m->f[i];
+        if (f->in_recovery)
+            continue;
+        if (i == F_RENO) {
+            f->ssthresh = fmax(floor(f->cwnd / 2), 2);
+        } else {
+            f->last_max = f->cwnd < f->last_max ? f->cwnd * (1 + CUBIC_BETA) / 2 : f->cwnd;
+            f->ssthresh = fmax(floor(f->cwnd * CUBIC_BETA), 2);
+            f->epoch_start = 0;
+        }
+        f->cwnd = f->ssthresh;
+        f->cwnd_cnt = 0;
+    }
+}
+
+/* The handshake timed out: Linux enters Loss in SYN_SENT (ssthresh from the initial window)
+ * and starts the transfer from one segment (RFC 6298 §5.7). */
+void tn_cc_on_syn_timeout(struct tn_cc_model *m)
+{
+    for (int i = 0; i < NFLAVOR; i++) {
+        struct flavor_state *f = &m->f[i];
+        f->ssthresh = i == F_RENO ? fmax(floor(IW / 2), 2) : fmax(floor(IW * CUBIC_BETA), 2);
+        f->last_max = i == F_CUBIC ? IW : 0;
+        f->cwnd = 1;
+        f->cwnd_cnt = 0;
+    }
+}
+
 void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout)
 {
     (void)t_ns;

@@ -16,6 +16,8 @@ static double ms_between(int64_t later, int64_t earlier)
     return (double)(later - earlier) / NS_PER_MS;
 }
 
+static double sender_half_ms(const struct tn_conn_priv *cp, enum tn_dir d);
+
 static struct tn_sender *sender_of(struct tn_conn_priv *cp, enum tn_dir d)
 {
     struct tn_dir_priv *dp = &cp->dp[d];
@@ -40,6 +42,8 @@ void tn_tcp_conn_free(struct tn_conn_priv *cp)
     for (int d = 0; d < 2; d++) {
         if (cp->dp[d].snd) {
             tn_cc_free(cp->dp[d].snd->models);
+            free(cp->dp[d].snd->segs);
+            free(cp->dp[d].snd->pend);
             free(cp->dp[d].snd);
             cp->dp[d].snd = NULL;
         }
@@ -67,6 +71,7 @@ static void syn_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enu
     struct tn_conn *c = &cp->pub;
     int64_t t = tn_time_ns(p->ts);
     c->inf[d].rexmit[TN_EV_REXMIT_RTO - TN_EV_REXMIT_FAST]++;
+    tn_cc_on_syn_timeout(sender_of(cp, d)->models);
     tn_rec_event(ctx, c, d, TN_EV_REXMIT_RTO, p, 0, 0, "timeout: %s resent after %.0f ms",
                  (p->tcp.flags & TN_TCP_ACK) ? "SYN-ACK" : "SYN", ms_between(t, prev_ns));
     if (!cp->syn_rto_open[d]) {
@@ -152,11 +157,13 @@ static void interval_flush(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum 
 
 static void seg_push(struct tn_sender *s, int64_t start, int64_t end, int64_t t)
 {
-    if (s->seg_n == TN_SEG_RING) {   /* full: forget the oldest */
-        s->seg_head = (s->seg_head + 1) % TN_SEG_RING;
+    if (s->seg_n == s->seg_cap &&
+        !tn_ring_grow((void **)&s->segs, &s->seg_cap, &s->seg_head, s->seg_n, sizeof *s->segs,
+                      TN_SEG_RING_MAX)) {   /* full: forget the oldest */
+        s->seg_head = (s->seg_head + 1) % s->seg_cap;
         s->seg_n--;
     }
-    unsigned i = (s->seg_head + s->seg_n) % TN_SEG_RING;
+    unsigned i = (s->seg_head + s->seg_n) % s->seg_cap;
     s->segs[i] = (struct tn_seg){start, end, t, false};
     s->seg_n++;
 }
@@ -164,7 +171,7 @@ static void seg_push(struct tn_sender *s, int64_t start, int64_t end, int64_t t)
 static void seg_mark_rexmit(struct tn_sender *s, int64_t start, int64_t end)
 {
     for (unsigned k = 0; k < s->seg_n; k++) {
-        struct tn_seg *g = &s->segs[(s->seg_head + k) % TN_SEG_RING];
+        struct tn_seg *g = &s->segs[(s->seg_head + k) % s->seg_cap];
         if (g->end > start && g->start < end)
             g->rexmit = true;
     }
@@ -195,7 +202,7 @@ static double seg_ack(struct tn_sender *s, int64_t ack, int64_t t)
             break;
         karn |= g->rexmit;
         sample = ms_between(t, g->t_ns);
-        s->seg_head = (s->seg_head + 1) % TN_SEG_RING;
+        s->seg_head = (s->seg_head + 1) % s->seg_cap;
         s->seg_n--;
     }
     return karn ? -1 : sample;
@@ -440,6 +447,10 @@ static void on_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
     s->last_rexmit_ns = t;
     tn_rec_event(ctx, &cp->pub, d, k, p, (uint64_t)si->start, (uint32_t)(si->end - si->start),
                  "%s%s", prefix, why);
+    if (k == TN_EV_REXMIT_OTHER && s->episode == TN_EP_NONE) {
+        s->tlp_end = si->end;
+        s->tlp_dsack = false;
+    }
     if (k == TN_EV_REXMIT_RTO)
         start_episode(ctx, cp, d, p, TN_EP_RTO, "retransmission timeout");
     else if (k == TN_EV_REXMIT_FAST)
@@ -503,6 +514,104 @@ static void check_idle(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enu
     tn_cc_on_idle(s->models, t, idle);
 }
 
+/* ---- handing ACKs to the window models when the sender has reacted ---- */
+
+/* The pipe as the sender sees it: the scoreboard of the last ACK it has processed. */
+static int64_t known_pipe(const struct tn_sender *s, int64_t hi)
+{
+    if (!s->k_set)
+        return 0;
+    int64_t p = hi - s->k_una - s->k_adj;
+    return p < 0 ? 0 : p;
+}
+
+static void account_limiter(const struct tn_conn *c, struct tn_sender *s, const struct tn_cc_ack *a,
+                            int64_t t);
+
+/* Round trip from the monitor to the sender and back, in ns: how long after an ACK passes the
+ * monitor the data it releases passes it (0 next to the sender). */
+static int64_t reaction_ns(const struct tn_conn_priv *cp, enum tn_dir sd)
+{
+    /* next to the sender it reacts at once (its echo delays are its own, not the path's) */
+    enum tn_vantage near_sender = sd == TN_A2B ? TN_VP_NEAR_A : TN_VP_NEAR_B;
+    if (cp->pub.vantage == near_sender)
+        return 0;
+    return (int64_t)(sender_half_ms(cp, sd) * 1e6);
+}
+
+/* The ACK's reaction window is over: the models see it with the flight of the window before. */
+static void resolve_pending(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
+                            struct tn_sender *s, const struct tn_pending_ack *pa)
+{
+    struct tn_conn *c = &cp->pub;
+    int64_t hi = c->d[sd].hi_rel;
+    int64_t flight_max = s->flight_max, sent_flight_max = s->sent_flight_max;
+    s->k_una = pa->una;
+    s->k_adj = pa->adj;
+    s->k_set = true;
+    int64_t flight = known_pipe(s, hi);
+    s->flight_max = flight;
+    s->sent_flight_max = 0;
+    /* the sender processed it half the monitor <-> sender round trip after the monitor saw it */
+    int64_t at = pa->t_ns + reaction_ns(cp, sd) / 2;
+    struct tn_cc_ack ca = {
+        .t_ns = at,
+        .acked = pa->acked,
+        .sacked = pa->sacked,
+        .snd_nxt = hi,
+        .rtt_ms = pa->rtt_ms,
+        .flight_max = (double)flight_max,
+        .sent_flight_max = (double)sent_flight_max,
+        .flight_now = (double)flight,
+        .in_episode = pa->in_episode,
+        .episode_ended = pa->episode_ended,
+        .rwnd_limited = s->rwnd && (double)flight_max + s->mss > (double)s->rwnd,
+    };
+    tn_cc_on_ack(s->models, &ca);
+    if (s->beta_pending && !pa->in_episode && sent_flight_max > 0) {
+        if (s->nbetas < TN_BETA_MAX)
+            s->betas[s->nbetas++] = (double)sent_flight_max / s->mss / s->beta_before;
+        s->beta_pending = false;
+    }
+    account_limiter(c, s, &ca, at);
+    tn_rec_series(ctx, c, sd, TN_SER_INFLIGHT, at, (double)flight);
+    tn_cc_record(ctx, c, sd, s->models, at);
+}
+
+/* Resolve every ACK whose reaction window has begun to close by time t (the next ACK's data
+ * can be arriving), or all of them when t is INT64_MAX. */
+static void advance_pending(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
+                            struct tn_sender *s, int64_t t)
+{
+    int64_t h = reaction_ns(cp, sd);
+    while (s->pend_n) {
+        const struct tn_pending_ack *next =
+            s->pend_n > 1 ? &s->pend[(s->pend_head + 1) % s->pend_cap] : NULL;
+        /* ACK k is done when the window of ACK k+1 opens; the last one waits for the end */
+        if (t != INT64_MAX && (!next || next->t_ns + h > t))
+            break;
+        struct tn_pending_ack pa = s->pend[s->pend_head];
+        s->pend_head = (s->pend_head + 1) % s->pend_cap;
+        s->pend_n--;
+        resolve_pending(ctx, cp, sd, s, &pa);
+    }
+}
+
+static void push_pending(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
+                         struct tn_sender *s, const struct tn_pending_ack *pa)
+{
+    if (s->pend_n == s->pend_cap &&
+        !tn_ring_grow((void **)&s->pend, &s->pend_cap, &s->pend_head, s->pend_n, sizeof *s->pend,
+                      TN_PENDING_MAX)) {   /* that many ACKs in one round trip: hand the oldest over */
+        struct tn_pending_ack old = s->pend[s->pend_head];
+        s->pend_head = (s->pend_head + 1) % s->pend_cap;
+        s->pend_n--;
+        resolve_pending(ctx, cp, sd, s, &old);
+    }
+    s->pend[(s->pend_head + s->pend_n) % s->pend_cap] = *pa;
+    s->pend_n++;
+}
+
 void tn_infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
                    const struct tn_pkt *p, struct tn_seginfo *si)
 {
@@ -529,7 +638,8 @@ void tn_infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn
     s->last_send_ns = t;
     if (!s->first_send_ns)
         s->first_send_ns = t;
-    int64_t flight = pipe_bytes(s, cp->pub.d[d].hi_rel);
+    advance_pending(ctx, cp, d, s, t);
+    int64_t flight = known_pipe(s, cp->pub.d[d].hi_rel);
     if (flight > s->flight_max)
         s->flight_max = flight;
     if (si->cls == TN_SEG_NEW && flight > s->sent_flight_max)
@@ -568,6 +678,8 @@ static void dsack_check(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, en
         return;
     }
     cp->pub.inf[sd].rexmit[TN_EV_REXMIT_SPURIOUS - TN_EV_REXMIT_FAST]++;
+    if (s->tlp_end && hi >= s->tlp_end && lo < s->tlp_end)
+        s->tlp_dsack = true;
     tn_rec_event(ctx, &cp->pub, (enum tn_dir)!sd, TN_EV_REXMIT_SPURIOUS, p, (uint64_t)lo,
                  (uint32_t)(hi - lo), "D-SACK %lld-%lld: the retransmission was not needed",
                  (long long)lo, (long long)hi);
@@ -678,10 +790,7 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
     if (p->tcp.opt.nsack)
         on_sack(ctx, cp, sd, p, ack_rel, &newly_sacked);
 
-    int64_t flight_before = pipe_bytes(s, c->d[sd].hi_rel);
-    int64_t flight_max = s->flight_max, sent_flight_max = s->sent_flight_max;
-    s->flight_max = flight_before;
-    s->sent_flight_max = 0;
+    advance_pending(ctx, cp, sd, s, t);
     int64_t acked = 0;
     double rtt = -1;
     bool was_in_episode = s->episode != TN_EP_NONE;
@@ -714,6 +823,11 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
         }
         if (s->last_rexmit_ns && ack_rel >= s->last_rexmit_end)
             s->last_rexmit_ns = 0;
+        if (s->tlp_end && ack_rel >= s->tlp_end) {   /* the probe repaired a loss */
+            if (!s->tlp_dsack && s->episode == TN_EP_NONE)
+                tn_cc_on_cwr(s->models);
+            s->tlp_end = 0;
+        }
         sack_prune(s);
         if (s->rexmit_out > 0 && acked > 0)
             s->rexmit_out = s->rexmit_out > acked ? s->rexmit_out - acked : 0;
@@ -735,30 +849,18 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
                      p->tcp.opt.nsack ? " with sack" : "");
     }
 
-    int64_t flight = pipe_bytes(s, c->d[sd].hi_rel);
-    bool rwnd_limited = s->rwnd && (double)flight_max + s->mss > (double)s->rwnd;
-    struct tn_cc_ack ca = {
+    int64_t hi = c->d[sd].hi_rel;
+    push_pending(ctx, cp, sd, s, &(struct tn_pending_ack){
         .t_ns = t,
         .acked = acked,
         .sacked = newly_sacked,
-        .snd_nxt = c->d[sd].hi_rel,
         .rtt_ms = rtt,
-        .flight_max = (double)flight_max,
-        .sent_flight_max = (double)sent_flight_max,
-        .flight_now = (double)flight,
+        .una = s->una,
+        .adj = hi - s->una - pipe_bytes(s, hi),
         .in_episode = s->episode != TN_EP_NONE,
         .episode_ended = was_in_episode && s->episode == TN_EP_NONE,
-        .rwnd_limited = rwnd_limited,
-    };
-    tn_cc_on_ack(s->models, &ca);
-    if (s->beta_pending && s->episode == TN_EP_NONE && sent_flight_max > 0) {
-        if (s->nbetas < TN_BETA_MAX)
-            s->betas[s->nbetas++] = (double)sent_flight_max / s->mss / s->beta_before;
-        s->beta_pending = false;
-    }
-    account_limiter(c, s, &ca, t);
-    tn_rec_series(ctx, c, sd, TN_SER_INFLIGHT, t, (double)flight);
-    tn_cc_record(ctx, c, sd, s->models, t);
+    });
+    advance_pending(ctx, cp, sd, s, t);
 }
 
 /* Window advertised by direction d: the limit for sender !d. */
@@ -799,6 +901,7 @@ void tn_infer_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp)
         struct tn_sender *s = cp->dp[d].snd;
         if (!s || !c->d[d].data_seen)
             continue;
+        advance_pending(ctx, cp, (enum tn_dir)d, s, INT64_MAX);
         tn_cc_finish(ctx, c, (enum tn_dir)d, s->models, &c->inf[d], s->betas, s->nbetas);
         c->inf[d].seg_size = s->mss;
         int64_t total = 0;

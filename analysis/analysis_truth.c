@@ -326,17 +326,22 @@ static void grade_cwnd_rtt(const struct tn_truth *t, const struct tn_conn *c, in
             srtt = srtt < 0 ? rt->pts[ri].v : 0.875 * srtt + 0.125 * rt->pts[ri].v;
         if (srtt > 0 && p->srtt_ms > 0)
             ert[nrt++] = fabs(srtt - p->srtt_ms) / p->srtt_ms;
-        /* tcp_probe fires before the ACK is processed: compare with our estimate after the
-         * previous ACK (skip our point for this very ACK, seen at the interface just before) */
+        /* tcp_probe fires before the ACK is processed: the window after this ACK is the next
+         * record's.  Our estimate for the same ACK is the point nearest in time (our points are
+         * placed where the sender processes the ACK). */
+        const struct truth_probe *after = NULL;
+        for (size_t k = i + 1; k < t->nprobes && !after; k++)
+            if (strcmp(t->probes[k].k.src, p->k.src) == 0 && strcmp(t->probes[k].k.dst, p->k.dst) == 0)
+                after = &t->probes[k];
         long j = series_at(cw, p->t_ns);
-        if (j >= 0 && p->t_ns - cw->pts[j].t_ns < 200000)
-            j--;
-        if (j < 0 || p->cwnd <= 0)
+        if (j + 1 < (long)cw->n && (j < 0 || cw->pts[j + 1].t_ns - p->t_ns < p->t_ns - cw->pts[j].t_ns))
+            j++;
+        if (!after || j < 0 || after->cwnd <= 0)
             continue;
-        bool limited = (double)p->inflight >= (p->cwnd - 2) * mss;
+        bool limited = (double)after->inflight >= (after->cwnd - 2) * mss;
         if (!limited)
             continue;
-        double e = fabs(cw->pts[j].v / mss - p->cwnd) / p->cwnd;
+        double e = fabs(cw->pts[j].v / mss - after->cwnd) / after->cwnd;
         ecw_all[nall++] = e;
         int st = state_at(t, &p->k, p->t_ns);
         if (st < 2)   /* Open or Disorder: outside window reductions */

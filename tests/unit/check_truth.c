@@ -20,9 +20,13 @@ static const struct sample_case cases[] = {
     {"reno-smallq", "snd1_eth0.pcap", 1},
     {"cubic-loss1-owd10", "snd1_eth0.pcap", 1},
     {"cubic-loss1-owd100", "snd1_eth0.pcap", 1},
+    {"cubic-owd5", "snd1_eth0.pcap", 1},
     {"cubic-owd25", "snd1_eth0.pcap", 1},
+    {"cubic-owd50", "snd1_eth0.pcap", 1},
+    {"cubic-queue-4points", "snd1_eth0.pcap", 1},
     {"dumbbell-cubic-rtt", "snd1_eth0.pcap", 1},
     {"dumbbell-cubic-rtt", "snd2_eth0.pcap", 2},
+    {"parkinglot-cubic", "snd1_eth0.pcap", 1},
     {"parkinglot-cubic", "snd2_eth0.pcap", 2},
     {"parkinglot-cubic", "snd3_eth0.pcap", 3},
 };
