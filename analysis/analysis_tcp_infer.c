@@ -813,7 +813,8 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
         /* an ACK for retransmitted data sooner than the monitor<->receiver round trip answered
          * the original: the receiver (side d) is hs_half_ms[d] away, else min data->ACK time */
         double rt = c->hs_half_ms[d] > 0 ? c->hs_half_ms[d] : s->min_ack_ms;
-        if (s->last_rexmit_ns && ack_rel >= s->last_rexmit_end && rt > 0 &&
+        /* (only meaningful with a path to time: next to the receiver every ACK is quick) */
+        if (s->last_rexmit_ns && ack_rel >= s->last_rexmit_end && rt >= 1.0 &&
             ms_between(t, s->last_rexmit_ns) < 0.5 * rt) {
             inf->rexmit[TN_EV_REXMIT_SPURIOUS - TN_EV_REXMIT_FAST]++;
             tn_rec_event(ctx, c, d, TN_EV_REXMIT_SPURIOUS, p, (uint64_t)s->last_rexmit_end, 0,
