@@ -739,8 +739,9 @@ void tn_infer_ts(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_d
         return;
     if (!s->half_init || r < s->half_min_ms)
         s->half_min_ms = r;
-    /* an echo delayed by the application (nothing to send) is no path delay: clip it */
-    double v = fmin(r, 4 * s->half_min_ms + 1.0);
+    /* an echo delayed by the application (nothing to send) is no path delay: clip a sample
+     * to twice the current estimate (queues may grow it, but not in one step) */
+    double v = s->half_init ? fmin(r, fmax(2 * s->half_ms, 4 * s->half_min_ms) + 1.0) : r;
     s->half_ms = s->half_init ? 0.875 * s->half_ms + 0.125 * v : v;
     s->half_init = true;
     /* the peer's data: its receiver (this side) just echoed it; a full TS round trip */

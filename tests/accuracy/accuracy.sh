@@ -18,7 +18,7 @@ for dir in "$samples"/*/; do
         "$bin" -q --truth "$dir/tcp_probe.csv" "$cap" 2>/dev/null | awk -v s="$name" -v c="$(basename "$cap" .pcap)" '
             /^  connection [0-9]+ .* sender:/ { if (conn != "") out(); conn = $2; lim = $(NF-1); cw = "-"; rt = "-"; rec = ""; rto = ""; rx = ""; ok = 0; tot = 0; row = 0 }
             /cwnd estimate error \(all\)/ { cw = ($5 == "-" || NF < 6) ? "-" : $6 "/" $8 }
-            /smoothed RTT error/ { rt = (NF < 8) ? "-" : $6 "/" $8 }
+            /smoothed RTT error/ { rt = (NF < 9) ? "-" : $7 "/" $9 }
             /fast recovery episodes/ { rec = $5 "/" $7 "/" $9; gsub(/[,;]/, "", rec) }
             /timeout \(Loss\) episodes/ { rto = $5 "/" $7 "/" $9; gsub(/[,;]/, "", rto) }
             /retransmissions:/ { rx = $3 "/" $5; gsub(/,/, "", rx) }
