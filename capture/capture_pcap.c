@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* pcap_datalink() returns the DLT_ of this platform; a few differ from the LINKTYPE_ written in
  * files (libpcap's pcap-common.c, dlt_to_linktype).  Only the Linux ones that matter here. */
@@ -59,6 +60,10 @@ enum {
     PCAP_MAX_SNAPLEN = 262144,     /* libpcap's MAXIMUM_SNAPLEN */
 };
 
+/* Pages already read are given back every this many bytes, so that the mapping does not grow
+ * the resident set with the file (memory must stay flat in packet count). */
+#define PCAP_RELEASE_STEP ((size_t)4 << 20)
+
 enum lengths { LEN_NOT_SWAPPED, LEN_MAYBE_SWAPPED, LEN_SWAPPED };
 
 struct pcapfile {
@@ -74,6 +79,8 @@ struct pcapfile {
     enum lengths lengths;
     uint32_t snapshot, max_snap;
     uint64_t frames;
+    size_t released;          /* pages before this offset are given back (MADV_DONTNEED) */
+    size_t page;
 };
 
 static bool pcapfile_probe(const uint8_t *m, size_t len, const char *path)
@@ -160,12 +167,21 @@ static bool pcapfile_map(struct pcapfile *pf, FILE *fp)
     pf->map = h;
     pf->size = size;
     pf->off = PCAP_FILE_HDR;
+    long pg = sysconf(_SC_PAGESIZE);
+    pf->page = pg > 0 ? (size_t)pg : 4096;
     return true;
 }
 
 static int mapped_next(struct pcapfile *pf, struct tn_frame *f, uint64_t num, const char *name,
                        struct tn_err *err)
 {
+    if (pf->off - pf->released >= PCAP_RELEASE_STEP) {
+        /* the previous frame is no longer borrowed: everything before this record can go (the
+         * pages stay in the page cache; only this process's mapping of them is dropped) */
+        size_t end = pf->off & ~(pf->page - 1);
+        (void)madvise((void *)(pf->map + pf->released), end - pf->released, MADV_DONTNEED);
+        pf->released = end;
+    }
     size_t left = pf->size - pf->off;
     if (left == 0)
         return 0;
