@@ -72,6 +72,11 @@ struct tn_event {
     char detail[86];
 };
 
+/* The direction whose sequence space an event's seq is in: the data sender's.  Events shown by
+ * an ACK (dupack, recovery/timeout end, D-SACK verdicts) carry the ACK's direction in dir but a
+ * sequence number of the other direction. */
+unsigned tn_event_seq_dir(const struct tn_event *e);
+
 /* Series kinds; names are the `series` column of series.csv. */
 #define TN_SERIES_KINDS(X)                          \
     X(RTT_MS, "rtt_ms")                             \

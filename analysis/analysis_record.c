@@ -17,6 +17,23 @@ const char *tn_event_kind_name(enum tn_event_kind k)
     return (unsigned)k < TN_EV_COUNT ? names[k] : "?";
 }
 
+unsigned tn_event_seq_dir(const struct tn_event *e)
+{
+    switch (e->kind) {
+    case TN_EV_DUPACK:
+    case TN_EV_RECOVERY_END:
+    case TN_EV_RTO_END:
+    case TN_EV_DUP_DELIVERY:
+    case TN_EV_ZERO_WINDOW:
+    case TN_EV_WINDOW_OPEN:
+        return !e->dir;
+    case TN_EV_REXMIT_SPURIOUS:   /* D-SACK and ACK-timing verdicts come with the ACK */
+        return !e->dir;
+    default:
+        return e->dir;
+    }
+}
+
 const char *tn_series_kind_name(enum tn_series_kind k)
 {
     static const char *const names[] = {

@@ -60,6 +60,7 @@ static const struct option longopts[] = {
     {"ns2", required_argument, NULL, OPT_NS2},
     {"experiment", required_argument, NULL, OPT_EXPERIMENT},
     {"timeline", no_argument, NULL, OPT_TIMELINE},
+    {"absolute-seq", no_argument, NULL, 'A'},
     {"from", required_argument, NULL, OPT_FROM},
     {"to", required_argument, NULL, OPT_TO},
     {"interval", required_argument, NULL, OPT_INTERVAL},
@@ -104,6 +105,7 @@ void tn_options_usage(FILE *out)
           "      --connection N|A:P-B:P  select connections (repeatable; default all)\n"
           "      --csv DIR             write the CSV files of the CSV contract into DIR\n"
           "      --timeline            per-connection timeline of events and episodes\n"
+          "  -A, --absolute-seq        TCP sequence numbers as on the wire (default: from the ISN)\n"
           "      --from SEC, --to SEC  time window, seconds from the first packet\n"
           "      --interval MS         throughput/goodput interval (default 100 ms)\n"
           "      --truth FILE          kernel ground truth (tcp_probe or lab CSV): accuracy report\n"
@@ -295,6 +297,7 @@ static int parse_one(struct tn_options *o, int c, const char *arg, struct tn_err
     case OPT_EXPERIMENT:
         return parse_multi(o, c, arg, err);
     case OPT_TIMELINE: o->timeline = true; return 0;
+    case 'A': o->absolute_seq = true; return 0;
     case OPT_FROM:
         if (parse_seconds(arg, &o->from_ns))
             return tn_err_set(err, TN_EUSAGE, "--from: '%s' is not a number of seconds", arg);
@@ -386,7 +389,7 @@ int tn_options_parse(struct tn_options *o, int argc, char **argv, struct tn_err 
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, "+i:s:B:w:Z:plqhV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+i:s:B:w:Z:plqhVA", longopts, NULL)) != -1) {
         if (c == 'h') {
             tn_options_usage(stdout);
             return 1;

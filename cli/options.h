@@ -34,6 +34,7 @@ struct tn_options {
     bool quiet;                /* no connection list */
     const char *csv_dir;
     bool timeline;             /* per-connection event timeline (text) */
+    bool absolute_seq;         /* TCP sequence numbers as on the wire in timeline and CSV */
     struct tn_conn_pick *picks;
     int npicks;
     int64_t from_ns, to_ns;    /* time window, relative to the trace start; to_ns 0 = end */

@@ -333,6 +333,7 @@ int tn_pipeline_write_outputs(const struct tn_options *o, const struct tn_analyz
         .sel = o->npicks ? &sel : NULL,
         .from_ns = o->from_ns ? t0 + o->from_ns : 0,
         .to_ns = o->to_ns ? t0 + o->to_ns : 0,
+        .absolute_seq = o->absolute_seq,
     };
     if (o->npicks && nsel == 0)
         tn_cli_warn("--connection: no connection matches the selection");

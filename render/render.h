@@ -21,7 +21,12 @@ bool tn_selected(const struct tn_selection *sel, unsigned idx);
 struct tn_view {
     const struct tn_selection *sel;
     int64_t from_ns, to_ns;    /* absolute, ns since the epoch; 0 = unbounded */
+    bool absolute_seq;         /* TCP sequence numbers as on the wire, not relative to the ISN */
 };
+
+/* A relative TCP sequence number of direction dir as the view wants it printed: unchanged, or
+ * back on the wire (ISN + relative, modulo 2^32) with --absolute-seq. */
+uint64_t tn_view_seq(const struct tn_view *v, const struct tn_conn *c, unsigned dir, uint64_t rel);
 
 static inline bool tn_view_time(const struct tn_view *v, int64_t t_ns)
 {

@@ -88,7 +88,7 @@ int tn_csv_write_events(const char *dir, const struct tn_analyzer *a, const stru
             tn_csvfile_ns(&f, e->t_ns);
             tn_csvfile_str(&f, dir_name(e->dir));
             tn_csvfile_str(&f, tn_event_kind_name((enum tn_event_kind)e->kind));
-            tn_csvfile_u64(&f, e->seq);
+            tn_csvfile_u64(&f, tn_view_seq(v, c, tn_event_seq_dir(e), e->seq));
             tn_csvfile_u64(&f, e->len);
             tn_csvfile_str(&f, e->detail);
             tn_csvfile_end_row(&f);

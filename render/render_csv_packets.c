@@ -26,14 +26,16 @@ static void tcp_flags(uint8_t f, char *buf)
     buf[n] = 0;
 }
 
-static void row(struct tn_csvfile *f, const struct tn_conn *c, const struct tn_pktrec *r)
+static void row(struct tn_csvfile *f, const struct tn_view *v, const struct tn_conn *c,
+                const struct tn_pktrec *r)
 {
     char buf[TN_MAX_SACK * 48 + 16];
     tn_csvfile_u64(f, c->idx);
     tn_csvfile_ns(f, r->t_ns);
     tn_csvfile_str(f, r->dir == TN_A2B ? "a2b" : "b2a");
-    tn_csvfile_u64(f, r->seq);
-    tn_csvfile_u64(f, r->ack);
+    tn_csvfile_u64(f, tn_view_seq(v, c, r->dir, r->seq));
+    /* (a DFCP record's flags hold its type, below TN_TCP_ACK: its ack stays the symbol index) */
+    tn_csvfile_u64(f, (r->flags & TN_TCP_ACK) ? tn_view_seq(v, c, !r->dir, r->ack) : r->ack);
     tn_csvfile_u64(f, r->len);
     if (c->proto == TN_PK_DFCP) {
         tn_csvfile_str(f, tn_dfcp_type_name(r->flags, buf));
@@ -51,7 +53,8 @@ static void row(struct tn_csvfile *f, const struct tn_conn *c, const struct tn_p
     buf[0] = 0;
     for (unsigned i = 0; i < r->nsack && i < TN_MAX_SACK; i++)
         n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%" PRIu64 "-%" PRIu64, i ? ";" : "",
-                              r->sack[i].left, r->sack[i].right);
+                              tn_view_seq(v, c, !r->dir, r->sack[i].left),
+                              tn_view_seq(v, c, !r->dir, r->sack[i].right));
     tn_csvfile_str(f, buf);
     if (r->has_ts) {
         tn_csvfile_u64(f, r->ts_val);
@@ -78,7 +81,7 @@ int tn_csv_write_packets(const char *dir, const struct tn_analyzer *a, const str
             continue;
         for (size_t k = 0; k < c->npkts; k++)
             if (!v || tn_view_time(v, c->pkts[k].t_ns))
-                row(&f, c, &c->pkts[k]);
+                row(&f, v, c, &c->pkts[k]);
     }
     return tn_csvfile_close(&f, err);
 }

@@ -14,6 +14,13 @@ bool tn_selected(const struct tn_selection *sel, unsigned idx)
     return false;
 }
 
+uint64_t tn_view_seq(const struct tn_view *v, const struct tn_conn *c, unsigned dir, uint64_t rel)
+{
+    if (!v || !v->absolute_seq || c->proto != TN_PK_TCP || dir > 1)
+        return rel;
+    return (uint32_t)(c->d[dir].isn + (uint32_t)rel);
+}
+
 static const char *proto_name(const struct tn_conn *c)
 {
     return c->proto == TN_PK_DFCP ? (c->dfcp_over_udp ? "dfcp/udp" : "dfcp") : "tcp";
