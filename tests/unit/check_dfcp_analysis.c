@@ -501,7 +501,7 @@ START_TEST(test_csv_blocks)
     finish();
     char dir[] = "/tmp/tn_dfcp_csv_XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    struct tn_view v = {NULL, 0, 0};
+    struct tn_view v = {.sel = NULL};
     struct tn_err err;
     ck_assert_int_eq(tn_csv_write_dfcp_blocks(dir, an, &v, &err), 0);
     char path[256];
