@@ -62,7 +62,7 @@ enum {
 
 /* Pages already read are given back every this many bytes, so that the mapping does not grow
  * the resident set with the file (memory must stay flat in packet count). */
-#define PCAP_RELEASE_STEP ((size_t)4 << 20)
+#define PCAP_RELEASE_STEP ((size_t)1 << 20)
 
 enum lengths { LEN_NOT_SWAPPED, LEN_MAYBE_SWAPPED, LEN_SWAPPED };
 
