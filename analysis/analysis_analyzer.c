@@ -155,6 +155,7 @@ void tn_analyzer_add(struct tn_analyzer *a, const struct tn_pkt *p, int status, 
         c->last = p->ts;
     if (p->anoms.bits)
         c->anomalies++;
+    a->ctx.pkt = p;
     if (p->kind == TN_PK_TCP)
         tn_tcp_conn_pkt(&a->ctx, cp, d, p);
     else

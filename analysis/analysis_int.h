@@ -119,6 +119,8 @@ struct tn_sender {
     int64_t limiter_ns[TN_LIM_COUNT];        /* time spent under each rate limiter */
     int64_t prev_ack_ns;
     bool sack;                 /* SACK negotiated: the scoreboard counts; else dupacks do */
+    long hystart_event;        /* index of a HyStart slowstart_end event, -1: none */
+    struct tn_event first_loss;/* the slowstart_end a first loss would give (t_ns 0: none) */
     double beta_before;        /* flight when the current fast recovery began (segments) */
     bool beta_pending;         /* waiting for the first flight after that recovery */
     double betas[TN_BETA_MAX]; /* flight after / flight before, per fast recovery */
@@ -205,6 +207,7 @@ void tn_flowtab_set(struct tn_flowtab *t, const struct tn_flowkey *k, uint64_t h
 /* What every handler may read: the configuration. */
 struct tn_analyzer_ctx {
     const struct tn_analysis_cfg *cfg;
+    const struct tn_pkt *pkt;  /* the packet being analyzed (for events found on its way) */
 };
 
 /* Per-protocol packet handlers: p belongs to c, in direction d. */
@@ -266,6 +269,8 @@ void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double fli
 void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout);
 void tn_cc_on_idle(struct tn_cc_model *m, int64_t t_ns, double idle_ms);
 void tn_cc_on_syn_timeout(struct tn_cc_model *m);
+/* The reason, once, when the CUBIC replay left slow start by HyStart on the last ACK; else NULL. */
+const char *tn_cc_hystart_exit(struct tn_cc_model *m);
 void tn_cc_on_cwr(struct tn_cc_model *m);
 /* Keep this ACK's estimates (both flavors) for the series. */
 void tn_cc_record(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,

@@ -3,6 +3,7 @@
  * it: beta 717/1024, C 0.4, fast convergence, TCP-friendly region, HyStart), with proportional
  * rate reduction during recovery (RFC 6937).  Windows are kept in segments, like Linux. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,8 @@ struct tn_cc_model {
     double hs_curr_rtt;
     int hs_samples;
     bool hs_found;
+    bool hs_exit_now;          /* the CUBIC replay left slow start on this ACK */
+    char hs_why[80];
     struct flavor_state f[NFLAVOR];   /* [0] Reno, [1] CUBIC */
 };
 
@@ -170,12 +173,16 @@ static void hystart_check(struct tn_cc_model *m, struct flavor_state *f, const s
 {
     if (m->hs_found || f->cwnd >= f->ssthresh || f->cwnd < HYSTART_LOW_WINDOW || m->min_rtt_ms <= 0)
         return;
+
     double delay_min = m->min_rtt_ms;
     /* ACK train: ACKs closer than 2 ms to each other since the round began */
     if ((double)(a->t_ns - m->hs_last_ack) / 1e6 <= 2.0) {
         m->hs_last_ack = a->t_ns;
-        if ((double)(a->t_ns - m->hs_round_start) / 1e6 > delay_min / 2)
+        if ((double)(a->t_ns - m->hs_round_start) / 1e6 > delay_min / 2) {
             m->hs_found = true;
+            m->hs_why[0] = 0;   /* ACK-train exits are not reported: against the kernel they
+                                 * came 2-4 RTTs early on the lab samples (docs/inference.md) */
+        }
     }
     if (a->rtt_ms > 0 && m->hs_samples < HYSTART_MIN_SAMPLES) {
         if (a->rtt_ms < m->hs_curr_rtt)
@@ -184,12 +191,25 @@ static void hystart_check(struct tn_cc_model *m, struct flavor_state *f, const s
         if (m->hs_samples == HYSTART_MIN_SAMPLES) {
             double thresh = delay_min / 8;
             thresh = thresh < 4 ? 4 : thresh > 16 ? 16 : thresh;
-            if (m->hs_curr_rtt > delay_min + thresh)
+            if (m->hs_curr_rtt > delay_min + thresh) {
                 m->hs_found = true;
+                snprintf(m->hs_why, sizeof m->hs_why, "HyStart: round RTT %.1f ms > min %.1f + %.1f ms",
+                         m->hs_curr_rtt, delay_min, thresh);
+            }
         }
     }
-    if (m->hs_found)
+    if (m->hs_found) {
         f->ssthresh = f->cwnd;
+        m->hs_exit_now = true;
+    }
+}
+
+const char *tn_cc_hystart_exit(struct tn_cc_model *m)
+{
+    if (!m->hs_exit_now)
+        return NULL;
+    m->hs_exit_now = false;
+    return m->hs_why[0] ? m->hs_why : NULL;
 }
 
 /* Proportional rate reduction (RFC 6937): during recovery the window follows the pipe, sending
@@ -218,8 +238,7 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     double flight = a->flight_max / m->mss, pipe = a->flight_now / m->mss;
     if (a->rtt_ms > 0 && (m->min_rtt_ms < 0 || a->rtt_ms < m->min_rtt_ms))
         m->min_rtt_ms = a->rtt_ms;
-    int64_t una = a->snd_nxt - (int64_t)a->flight_now;
-    hystart_round(m, a, una);
+    hystart_round(m, a, a->snd_nxt - (int64_t)a->flight_now);
     for (int i = 0; i < NFLAVOR; i++) {
         struct flavor_state *f = &m->f[i];
         if (f->in_recovery) {

@@ -33,6 +33,7 @@ static struct tn_sender *sender_of(struct tn_conn_priv *cp, enum tn_dir d)
         dp->snd->models = tn_cc_new(mss);
         dp->snd->min_rtt_ms = -1;
         dp->snd->min_ack_ms = -1;
+        dp->snd->hystart_event = -1;
     }
     return dp->snd;
 }
@@ -365,12 +366,16 @@ static void start_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, 
     tn_rec_event(ctx, c, d, ep == TN_EP_RTO ? TN_EV_RTO_START : TN_EV_RECOVERY_START, p,
                  (uint64_t)s->una, 0, "%s; recovery point %lld; flight %.0f B", why,
                  (long long)s->recovery_point, flight);
+    if (!s->first_loss.t_ns) {   /* kept in case a HyStart exit has to be taken back */
+        s->first_loss = (struct tn_event){.t_ns = t, .pkt = p->num, .seq = (uint64_t)s->una,
+                                          .kind = TN_EV_SLOWSTART_END, .dir = (uint8_t)d};
+        snprintf(s->first_loss.detail, sizeof s->first_loss.detail, "loss: %s at flight %.0f B",
+                 ep == TN_EP_RTO ? "timeout" : "fast retransmit", flight);
+    }
     if (!inf->slowstart_ended) {
         inf->slowstart_ended = true;
         inf->slowstart_end_ns = t;
-        tn_rec_event(ctx, c, d, TN_EV_SLOWSTART_END, p, (uint64_t)s->una, 0,
-                     "loss: %s at flight %.0f B", ep == TN_EP_RTO ? "timeout" : "fast retransmit",
-                     flight);
+        tn_rec_event(ctx, c, d, TN_EV_SLOWSTART_END, p, (uint64_t)s->una, 0, "%s", s->first_loss.detail);
     }
     tn_cc_on_loss(s->models, t, ep == TN_EP_RTO, flight);
 }
@@ -568,6 +573,19 @@ static void resolve_pending(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp
         .rwnd_limited = s->rwnd && (double)flight_max + s->mss > (double)s->rwnd,
     };
     tn_cc_on_ack(s->models, &ca);
+    const char *hs = tn_cc_hystart_exit(s->models);
+    struct tn_tcp_infer *inf = &c->inf[sd];
+    if (hs && !inf->slowstart_ended) {
+        /* kept only if the sender turns out to run CUBIC (tn_infer_finish) */
+        inf->slowstart_ended = true;
+        inf->slowstart_end_ns = at;
+        size_t before = c->nevents;
+        tn_rec_event(ctx, c, sd, TN_EV_SLOWSTART_END, ctx->pkt, (uint64_t)pa->una, 0, "%s", hs);
+        if (c->nevents > before) {
+            c->events[before].t_ns = at;
+            s->hystart_event = (long)before;
+        }
+    }
     if (s->beta_pending && !pa->in_episode && sent_flight_max > 0) {
         if (s->nbetas < TN_BETA_MAX)
             s->betas[s->nbetas++] = (double)sent_flight_max / s->mss / s->beta_before;
@@ -905,6 +923,14 @@ void tn_infer_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp)
             continue;
         advance_pending(ctx, cp, (enum tn_dir)d, s, INT64_MAX);
         tn_cc_finish(ctx, c, (enum tn_dir)d, s->models, &c->inf[d], s->betas, s->nbetas);
+        if (c->inf[d].flavor != TN_CC_CUBIC && s->hystart_event >= 0) {
+            /* HyStart is CUBIC's: a Reno sender's slow start ends only at a loss */
+            c->events[s->hystart_event] = s->first_loss;   /* the first loss ends it, if any */
+            if (!s->first_loss.t_ns)
+                c->events[s->hystart_event].kind = TN_EV_COUNT;   /* dropped below */
+            c->inf[d].slowstart_ended = s->first_loss.t_ns != 0;
+            c->inf[d].slowstart_end_ns = s->first_loss.t_ns;
+        }
         c->inf[d].seg_size = s->mss;
         int64_t total = 0;
         for (int l = 1; l < TN_LIM_COUNT; l++)
@@ -917,6 +943,11 @@ void tn_infer_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp)
         }
         c->inf[d].limiter = (enum tn_limiter)best;
     }
+    size_t kept = 0;
+    for (size_t k = 0; k < c->nevents; k++)
+        if (c->events[k].kind != TN_EV_COUNT)
+            c->events[kept++] = c->events[k];
+    c->nevents = kept;
     if (c->nevents > 1)
         qsort(c->events, c->nevents, sizeof *c->events, cmp_event);
 }
