@@ -25,24 +25,7 @@ static void reach(struct tn_dfcp_infer *inf, enum tn_dfcp_state s)
  * delay after the SYN is the round trip monitor<->b, the ACK's after the SYNACK monitor<->a. */
 static void handshake_rtt(struct tn_conn_priv *cp, int64_t t)
 {
-    struct tn_conn *c = &cp->pub;
-    if (c->hs_rtt_ms >= 0 || !cp->hs_syn_ns || !cp->hs_synack_ns)
-        return;
-    double half_b = (double)(cp->hs_synack_ns - cp->hs_syn_ns) / 1e6;
-    double half_a = (double)(t - cp->hs_synack_ns) / 1e6;
-    if (half_a < 0 || half_b < 0)
-        return;
-    c->hs_half_ms[TN_A2B] = half_a;
-    c->hs_half_ms[TN_B2A] = half_b;
-    c->hs_rtt_ms = half_a + half_b;
-    if (c->hs_rtt_ms < 0.1)
-        c->vantage = TN_VP_UNKNOWN;
-    else if (half_a <= 0.1 * c->hs_rtt_ms)
-        c->vantage = TN_VP_NEAR_A;
-    else if (half_b <= 0.1 * c->hs_rtt_ms)
-        c->vantage = TN_VP_NEAR_B;
-    else
-        c->vantage = TN_VP_MIDDLE;
+    tn_conn_set_handshake(cp, t);
 }
 
 static void established(struct tn_conn_priv *cp, int64_t t)

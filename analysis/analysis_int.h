@@ -283,6 +283,12 @@ void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
  * lays the elements out from index 0.  Returns false when cap is already max. */
 bool tn_ring_grow(void **buf, unsigned *cap, unsigned *head, unsigned n, size_t elsz, unsigned max);
 
+/* The handshake's round trips and the vantage point they give (TCP and DFCP alike): the
+ * SYN -> SYN-ACK time is the round trip monitor<->b, SYN-ACK -> ACK the round trip
+ * monitor<->a; a side whose round trip is at most 10% of the sum is next to the monitor.
+ * Needs hs_syn_ns and hs_synack_ns; returns false when nothing was (or could be) set. */
+bool tn_conn_set_handshake(struct tn_conn_priv *cp, int64_t ack_ns);
+
 /* Recording (analysis_record.c); each does nothing unless the config asks for it. */
 void tn_rec_series(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                    enum tn_series_kind k, int64_t t_ns, double v);

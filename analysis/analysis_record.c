@@ -173,3 +173,26 @@ bool tn_ring_grow(void **buf, unsigned *cap, unsigned *head, unsigned n, size_t 
     *head = 0;
     return true;
 }
+
+bool tn_conn_set_handshake(struct tn_conn_priv *cp, int64_t ack_ns)
+{
+    struct tn_conn *c = &cp->pub;
+    if (c->hs_rtt_ms >= 0 || !cp->hs_syn_ns || !cp->hs_synack_ns)
+        return false;
+    double half_b = (double)(cp->hs_synack_ns - cp->hs_syn_ns) / 1e6;   /* monitor -> b -> monitor */
+    double half_a = (double)(ack_ns - cp->hs_synack_ns) / 1e6;          /* monitor -> a -> monitor */
+    if (half_a < 0 || half_b < 0)
+        return false;
+    c->hs_half_ms[TN_A2B] = half_a;
+    c->hs_half_ms[TN_B2A] = half_b;
+    c->hs_rtt_ms = half_a + half_b;
+    if (c->hs_rtt_ms < 0.1)
+        c->vantage = TN_VP_UNKNOWN;          /* too short a path to tell the sides apart */
+    else if (half_a <= 0.1 * c->hs_rtt_ms)
+        c->vantage = TN_VP_NEAR_A;
+    else if (half_b <= 0.1 * c->hs_rtt_ms)
+        c->vantage = TN_VP_NEAR_B;
+    else
+        c->vantage = TN_VP_MIDDLE;
+    return true;
+}

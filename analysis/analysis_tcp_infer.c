@@ -111,24 +111,8 @@ void tn_infer_handshake(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, en
         cp->hs_synack_ns = t;
         return;
     }
-    if (d != TN_A2B || !(fl & TN_TCP_ACK) || (fl & TN_TCP_SYN) || c->hs_rtt_ms >= 0 ||
-        !cp->hs_syn_ns || !cp->hs_synack_ns)
-        return;
-    double half_b = ms_between(cp->hs_synack_ns, cp->hs_syn_ns);   /* monitor -> b -> monitor */
-    double half_a = ms_between(t, cp->hs_synack_ns);                /* monitor -> a -> monitor */
-    if (half_a < 0 || half_b < 0)
-        return;
-    c->hs_half_ms[TN_A2B] = half_a;
-    c->hs_half_ms[TN_B2A] = half_b;
-    c->hs_rtt_ms = half_a + half_b;
-    if (c->hs_rtt_ms < 0.1)
-        c->vantage = TN_VP_UNKNOWN;          /* too short a path to tell the sides apart */
-    else if (half_a <= 0.1 * c->hs_rtt_ms)
-        c->vantage = TN_VP_NEAR_A;
-    else if (half_b <= 0.1 * c->hs_rtt_ms)
-        c->vantage = TN_VP_NEAR_B;
-    else
-        c->vantage = TN_VP_MIDDLE;
+    if (d == TN_A2B && (fl & TN_TCP_ACK) && !(fl & TN_TCP_SYN))
+        tn_conn_set_handshake(cp, t);
 }
 
 /* ---- per-interval throughput and goodput ---- */

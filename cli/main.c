@@ -92,21 +92,9 @@ int main(int argc, char **argv)
     running_capture = NULL;
     tn_analyzer_finish(an);
 
-    bool nothing_read = tn_analyzer_stats(an)->frames == 0 && status == TN_EXIT_INPUT;
     if (status == TN_EXIT_INPUT)
         tn_cli_multi_hint(&o);   /* an ns-2 trace given as FILE: say --ns2 */
-    if (!nothing_read) {   /* an unreadable input alone gets its error, not an empty report */
-        int wr = tn_pipeline_write_outputs(&o, an);
-        int mr = tn_cli_multi_outputs(&o, an);   /* fairness, parallel, queue estimate */
-        wr = mr > wr ? mr : wr;
-        if (wr > status)
-            status = wr;
-    }
-    tn_pipeline_report_capture_stats(cap);
-    if (tn_capture_close(cap, &err) < 0) {
-        tn_cli_warn(err.msg);
-        status = TN_EXIT_INPUT;
-    }
+    status = tn_pipeline_finish(&o, an, cap, status);
     tn_analyzer_free(an);
     tn_pipeline_fini(&pl);
     tn_options_fini(&o);

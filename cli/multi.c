@@ -46,24 +46,7 @@ static void resolve(const struct tn_options *o, const struct tn_analyzer *an, st
 {
     if (o->npicks == 0)
         return;
-    size_t nconn = tn_analyzer_conn_count(an);
-    s->sel = tn_xcalloc((size_t)o->npicks + nconn, sizeof *s->sel);
-    for (int i = 0; i < o->npicks; i++) {
-        if (o->picks[i].idx) {
-            s->sel[s->nsel++] = o->picks[i].idx;
-            continue;
-        }
-        for (size_t k = 0; k < nconn; k++) {
-            const struct tn_conn *c = tn_analyzer_conn(an, k);
-            char a[64], b[64], s1[160], s2[160];
-            tn_addr_str(&c->a, a, sizeof a);
-            tn_addr_str(&c->b, b, sizeof b);
-            snprintf(s1, sizeof s1, "%s:%u-%s:%u", a, c->a_port, b, c->b_port);
-            snprintf(s2, sizeof s2, "%s:%u-%s:%u", b, c->b_port, a, c->a_port);
-            if (strcmp(o->picks[i].spec, s1) == 0 || strcmp(o->picks[i].spec, s2) == 0)
-                s->sel[s->nsel++] = c->idx;
-        }
-    }
+    s->sel = tn_pipeline_resolve_picks(o, an, &s->nsel);
     s->selection = (struct tn_selection){s->sel, s->nsel};
     s->view.sel = &s->selection;
 }

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "multi.h"
 #include "pipeline.h"
 #include "render.h"
 
@@ -235,7 +236,7 @@ void tn_pipeline_report_capture_stats(struct tn_capture *cap)
 }
 
 /* Turn --connection picks into connection numbers; endpoint specs match either direction. */
-static unsigned *resolve_picks(const struct tn_options *o, const struct tn_analyzer *an, size_t *n)
+unsigned *tn_pipeline_resolve_picks(const struct tn_options *o, const struct tn_analyzer *an, size_t *n)
 {
     *n = 0;
     if (o->npicks == 0)
@@ -325,7 +326,7 @@ static int report_truth(const char *path, const struct tn_analyzer *an)
 int tn_pipeline_write_outputs(const struct tn_options *o, const struct tn_analyzer *an)
 {
     size_t nsel;
-    unsigned *picked = resolve_picks(o, an, &nsel);
+    unsigned *picked = tn_pipeline_resolve_picks(o, an, &nsel);
     struct tn_selection sel = {picked, nsel};
     const struct tn_trace_stats *st = tn_analyzer_stats(an);
     int64_t t0 = st->have_time ? st->first.sec * 1000000000 + st->first.nsec : 0;
@@ -348,5 +349,24 @@ int tn_pipeline_write_outputs(const struct tn_options *o, const struct tn_analyz
     if (o->truth_file)
         status = report_truth(o->truth_file, an) > status ? TN_EXIT_INPUT : status;
     free(picked);
+    return status;
+}
+
+int tn_pipeline_finish(const struct tn_options *o, struct tn_analyzer *an, struct tn_capture *cap, int status)
+{
+    struct tn_err err;
+    bool nothing_read = tn_analyzer_stats(an)->frames == 0 && status == TN_EXIT_INPUT;
+    if (!nothing_read) {   /* an unreadable input alone gets its error, not an empty report */
+        int wr = tn_pipeline_write_outputs(o, an);
+        int mr = tn_cli_multi_outputs(o, an);   /* fairness, parallel, queue estimate */
+        wr = mr > wr ? mr : wr;
+        if (wr > status)
+            status = wr;
+    }
+    tn_pipeline_report_capture_stats(cap);
+    if (tn_capture_close(cap, &err) < 0) {
+        tn_cli_warn(err.msg);
+        status = TN_EXIT_INPUT;
+    }
     return status;
 }

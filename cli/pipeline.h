@@ -64,6 +64,14 @@ void tn_pipeline_analysis_cfg(const struct tn_options *o, struct tn_analysis_cfg
  * options.  Returns the exit status. */
 int tn_pipeline_write_outputs(const struct tn_options *o, const struct tn_analyzer *an);
 
+/* The connection numbers the --connection picks name (NULL when there are none); caller frees. */
+unsigned *tn_pipeline_resolve_picks(const struct tn_options *o, const struct tn_analyzer *an, size_t *n);
+
+/* End of a run: the reports and files (unless nothing at all was read and an input failed),
+ * the capture statistics, and the capture closed.  Returns the final exit status. */
+int tn_pipeline_finish(const struct tn_options *o, struct tn_analyzer *an, struct tn_capture *cap,
+                       int status);
+
 /* "Capture: N packets received by filter, ..." for live captures. */
 void tn_pipeline_report_capture_stats(struct tn_capture *cap);
 

@@ -204,19 +204,7 @@ int tn_tui_main(const struct tn_options *o)
         fprintf(stderr, "tcptrace-ng: %u warning%s while reading; the last: %s\n", ct->feed.nwarnings,
                 ct->feed.nwarnings == 1 ? "" : "s", ct->feed.warning);
 
-    bool nothing_read = tn_analyzer_stats(an)->frames == 0 && status == TN_EXIT_INPUT;
-    if (!nothing_read) {
-        int wr = tn_pipeline_write_outputs(o, an);
-        int mr = tn_cli_multi_outputs(o, an);   /* --fairness-by, --parallel-window, ... */
-        wr = mr > wr ? mr : wr;
-        if (wr > status)
-            status = wr;
-    }
-    tn_pipeline_report_capture_stats(cap);
-    if (tn_capture_close(cap, &err) < 0) {
-        tn_cli_warn(err.msg);
-        status = TN_EXIT_INPUT;
-    }
+    status = tn_pipeline_finish(o, an, cap, status);
     tn_analyzer_free(an);
     tn_tui_free(tui);
     tn_pipeline_fini(&ct->pl);
