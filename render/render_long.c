@@ -7,17 +7,18 @@
 
 #define COLW 22
 
-static void row_s(FILE *out, const char *label, const char *a, const char *b)
+/* One row of the two-column table: the a->b value, then the b->a value. */
+void tn_long_row_s(FILE *out, const char *label, const char *a, const char *b)
 {
     fprintf(out, "     %-24s %*s    %-24s %*s\n", label, COLW, a, label, COLW, b);
 }
 
-static void row_u(FILE *out, const char *label, uint64_t a, uint64_t b)
+void tn_long_row_u(FILE *out, const char *label, uint64_t a, uint64_t b)
 {
     char x[32], y[32];
     snprintf(x, sizeof x, "%" PRIu64, a);
     snprintf(y, sizeof y, "%" PRIu64, b);
-    row_s(out, label, x, y);
+    tn_long_row_s(out, label, x, y);
 }
 
 static const char *opt_str(char *buf, size_t len, bool seen, unsigned v)
@@ -72,45 +73,45 @@ static void common_rows(FILE *out, const struct tn_conn *c)
 {
     const struct tn_dir_stats *x = &c->d[TN_A2B], *y = &c->d[TN_B2A];
     char p[3][32], q[3][32];
-    row_u(out, "total packets:", x->pkts, y->pkts);
-    row_u(out, "wire bytes:", x->wire_bytes, y->wire_bytes);
-    row_u(out, "data pkts:", x->data_pkts, y->data_pkts);
-    row_u(out, "data bytes:", x->data_bytes, y->data_bytes);
+    tn_long_row_u(out, "total packets:", x->pkts, y->pkts);
+    tn_long_row_u(out, "wire bytes:", x->wire_bytes, y->wire_bytes);
+    tn_long_row_u(out, "data pkts:", x->data_pkts, y->data_pkts);
+    tn_long_row_u(out, "data bytes:", x->data_bytes, y->data_bytes);
     for (int i = 0; i < 3; i++) {
         static const char *const lbl[3] = {"min segm size:", "max segm size:", "avg segm size:"};
-        row_s(out, lbl[i], seg_str(p[i], sizeof p[i], x, i), seg_str(q[i], sizeof q[i], y, i));
+        tn_long_row_s(out, lbl[i], seg_str(p[i], sizeof p[i], x, i), seg_str(q[i], sizeof q[i], y, i));
     }
-    row_s(out, "first packet:", time_str(p[0], sizeof p[0], x, false), time_str(q[0], sizeof q[0], y, false));
-    row_s(out, "last packet:", time_str(p[1], sizeof p[1], x, true), time_str(q[1], sizeof q[1], y, true));
+    tn_long_row_s(out, "first packet:", time_str(p[0], sizeof p[0], x, false), time_str(q[0], sizeof q[0], y, false));
+    tn_long_row_s(out, "last packet:", time_str(p[1], sizeof p[1], x, true), time_str(q[1], sizeof q[1], y, true));
 }
 
 static void tcp_rows(FILE *out, const struct tn_conn *c)
 {
     const struct tn_dir_stats *x = &c->d[TN_A2B], *y = &c->d[TN_B2A];
     char p[3][32], q[3][32];
-    row_u(out, "pure acks:", x->pure_acks, y->pure_acks);
-    row_u(out, "unique bytes:", x->unique_bytes, y->unique_bytes);
-    row_u(out, "rexmt data pkts:", x->rexmit_pkts, y->rexmit_pkts);
-    row_u(out, "rexmt data bytes:", x->rexmit_bytes, y->rexmit_bytes);
-    row_u(out, "outoforder pkts:", x->ooo_pkts, y->ooo_pkts);
-    row_u(out, "dup acks:", x->dupacks, y->dupacks);
-    row_u(out, "zero win adv:", x->zero_wnd, y->zero_wnd);
-    row_u(out, "SYN pkts:", x->syn, y->syn);
-    row_u(out, "FIN pkts:", x->fin, y->fin);
-    row_u(out, "RST pkts:", x->rst, y->rst);
-    row_s(out, "req MSS:", opt_str(p[0], 32, x->mss_seen, x->mss), opt_str(q[0], 32, y->mss_seen, y->mss));
-    row_s(out, "window scale:", opt_str(p[1], 32, x->ws_seen, x->ws), opt_str(q[1], 32, y->ws_seen, y->ws));
-    row_s(out, "SACK permitted:", x->sack_ok ? "Y" : "N", y->sack_ok ? "Y" : "N");
-    row_s(out, "timestamps:", x->ts_seen ? "Y" : "N", y->ts_seen ? "Y" : "N");
+    tn_long_row_u(out, "pure acks:", x->pure_acks, y->pure_acks);
+    tn_long_row_u(out, "unique bytes:", x->unique_bytes, y->unique_bytes);
+    tn_long_row_u(out, "rexmt data pkts:", x->rexmit_pkts, y->rexmit_pkts);
+    tn_long_row_u(out, "rexmt data bytes:", x->rexmit_bytes, y->rexmit_bytes);
+    tn_long_row_u(out, "outoforder pkts:", x->ooo_pkts, y->ooo_pkts);
+    tn_long_row_u(out, "dup acks:", x->dupacks, y->dupacks);
+    tn_long_row_u(out, "zero win adv:", x->zero_wnd, y->zero_wnd);
+    tn_long_row_u(out, "SYN pkts:", x->syn, y->syn);
+    tn_long_row_u(out, "FIN pkts:", x->fin, y->fin);
+    tn_long_row_u(out, "RST pkts:", x->rst, y->rst);
+    tn_long_row_s(out, "req MSS:", opt_str(p[0], 32, x->mss_seen, x->mss), opt_str(q[0], 32, y->mss_seen, y->mss));
+    tn_long_row_s(out, "window scale:", opt_str(p[1], 32, x->ws_seen, x->ws), opt_str(q[1], 32, y->ws_seen, y->ws));
+    tn_long_row_s(out, "SACK permitted:", x->sack_ok ? "Y" : "N", y->sack_ok ? "Y" : "N");
+    tn_long_row_s(out, "timestamps:", x->ts_seen ? "Y" : "N", y->ts_seen ? "Y" : "N");
     for (int i = 0; i < 3; i++) {
         static const char *const lbl[3] = {"min win adv:", "max win adv:", "avg win adv:"};
-        row_s(out, lbl[i], win_str(p[i], sizeof p[i], x, i), win_str(q[i], sizeof q[i], y, i));
+        tn_long_row_s(out, lbl[i], win_str(p[i], sizeof p[i], x, i), win_str(q[i], sizeof q[i], y, i));
     }
-    row_u(out, "super-segments (>MSS):", x->super_segs, y->super_segs);
-    row_u(out, "snaplen-cut data pkts:", x->trunc_pkts, y->trunc_pkts);
+    tn_long_row_u(out, "super-segments (>MSS):", x->super_segs, y->super_segs);
+    tn_long_row_u(out, "snaplen-cut data pkts:", x->trunc_pkts, y->trunc_pkts);
     snprintf(p[0], 32, "%.0f", tn_dir_throughput_bps(c, TN_A2B));
     snprintf(q[0], 32, "%.0f", tn_dir_throughput_bps(c, TN_B2A));
-    row_s(out, "throughput (bit/s):", p[0], q[0]);
+    tn_long_row_s(out, "throughput (bit/s):", p[0], q[0]);
 }
 
 static void dfcp_rows(FILE *out, const struct tn_conn *c)

@@ -6,20 +6,6 @@
 #include "render.h"
 #include "render_long_int.h"
 
-#define COLW 22
-
-static void row_s(FILE *out, const char *label, const char *a, const char *b)
-{
-    fprintf(out, "     %-24s %*s    %-24s %*s\n", label, COLW, a, label, COLW, b);
-}
-
-static void row_u(FILE *out, const char *label, uint64_t a, uint64_t b)
-{
-    char x[32], y[32];
-    snprintf(x, sizeof x, "%" PRIu64, a);
-    snprintf(y, sizeof y, "%" PRIu64, b);
-    row_s(out, label, x, y);
-}
 
 static const char *flag_str(char *buf, size_t len, unsigned fl)
 {
@@ -36,19 +22,19 @@ static void dir_rows(FILE *out, const struct tn_conn *c)
     static const char *const tname[8] = {"DATA pkts:", "SYN pkts:",  "SYNACK pkts:", "ACK pkts:",
                                          "BACK pkts:", "FIN pkts:",  "FINACK pkts:", "RST pkts:"};
     for (int t = 0; t < 8; t++)
-        row_u(out, tname[t], x->dfcp_type_pkts[t], y->dfcp_type_pkts[t]);
+        tn_long_row_u(out, tname[t], x->dfcp_type_pkts[t], y->dfcp_type_pkts[t]);
     uint64_t unk_x = 0, unk_y = 0;
     for (int t = 8; t < 16; t++) {
         unk_x += x->dfcp_type_pkts[t];
         unk_y += y->dfcp_type_pkts[t];
     }
-    row_u(out, "unknown-type pkts:", unk_x, unk_y);
-    row_u(out, "blocks seen:", x->dfcp_blocks, y->dfcp_blocks);
-    row_u(out, "symbols per block:", x->dfcp_n, y->dfcp_n);
-    row_u(out, "window (blocks):", x->dfcp_window, y->dfcp_window);
-    row_u(out, "block source bytes:", x->dfcp_k, y->dfcp_k);
+    tn_long_row_u(out, "unknown-type pkts:", unk_x, unk_y);
+    tn_long_row_u(out, "blocks seen:", x->dfcp_blocks, y->dfcp_blocks);
+    tn_long_row_u(out, "symbols per block:", x->dfcp_n, y->dfcp_n);
+    tn_long_row_u(out, "window (blocks):", x->dfcp_window, y->dfcp_window);
+    tn_long_row_u(out, "block source bytes:", x->dfcp_k, y->dfcp_k);
     char p[32], q[32];
-    row_s(out, "flags:", flag_str(p, sizeof p, x->dfcp_flags), flag_str(q, sizeof q, y->dfcp_flags));
+    tn_long_row_s(out, "flags:", flag_str(p, sizeof p, x->dfcp_flags), flag_str(q, sizeof q, y->dfcp_flags));
 }
 
 static void ms_or_dash(char *buf, size_t len, int64_t t, int64_t t0)

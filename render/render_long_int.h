@@ -2,9 +2,14 @@
 #ifndef TN_RENDER_LONG_INT_H
 #define TN_RENDER_LONG_INT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "analysis.h"
+
+/* One row of the two-column table (render_long.c): label, the a->b value, the b->a value. */
+void tn_long_row_s(FILE *out, const char *label, const char *a, const char *b);
+void tn_long_row_u(FILE *out, const char *label, uint64_t a, uint64_t b);
 
 /* The DFCP rows of one connection (render_long_dfcp.c): per-direction counters side by side,
  * then the connection's DFCP inference (life, blocks, window, rates, limiter). */
