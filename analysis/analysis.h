@@ -121,7 +121,9 @@ struct tn_pktrec {
     int64_t t_ns;
     uint64_t num;
     uint64_t seq, ack;         /* relative, unwrapped; DFCP: block number, symbol index */
-    uint32_t len;
+    uint32_t len;              /* payload bytes (of all the packets a merged record stands for) */
+    uint32_t span;             /* merged record: sequence bytes covered from seq (0: len) */
+    uint32_t segs;             /* merged record: data segments it stands for (0: len > 0) */
     uint32_t win;              /* scaled advertised window */
     uint32_t ts_val, ts_ecr;
     uint16_t ip_id;
@@ -132,6 +134,17 @@ struct tn_pktrec {
     bool has_ts;
     struct { uint64_t left, right; } sack[TN_MAX_SACK];   /* relative */
 };
+
+/* Where a record's data ends (merged records cover a range), and how many segments it is. */
+static inline uint64_t tn_pktrec_end(const struct tn_pktrec *r)
+{
+    return r->seq + (r->span ? r->span : r->len);
+}
+
+static inline uint32_t tn_pktrec_segs(const struct tn_pktrec *r)
+{
+    return r->segs ? r->segs : r->len > 0;
+}
 
 /* Per-direction counters: the direction's sender is the source of its packets. */
 struct tn_dir_stats {
@@ -383,6 +396,8 @@ struct tn_conn {
     struct tn_series series[2][TN_SER_COUNT];
     struct tn_pktrec *pkts;
     size_t npkts, cap_pkts;
+    size_t pkt_limit;          /* merge at this many records (packet_cap, doubled when merging
+                                * frees too little) */
     struct tn_dfcp_block *blocks;   /* DFCP: by block number (serial order) after finish */
     size_t nblocks, cap_blocks;
     struct tn_dfcp_infer dfcp;      /* DFCP inference (issue 5) */
@@ -406,6 +421,9 @@ struct tn_analysis_cfg {
     bool record_events;        /* keep the event list of each connection */
     bool record_series;        /* keep the time series */
     bool record_packets;       /* keep one tn_pktrec per packet (figures, packets.csv) */
+    size_t packet_cap;         /* > 0: when a TCP connection holds this many records, merge
+                                * neighbouring plain ones (figures only need an envelope; every
+                                * retransmission, SACK and SYN/FIN/RST record is kept) */
     int64_t interval_ns;       /* throughput/goodput interval, default 100 ms */
     /* Called for every event as it is found (whether or not record_events keeps it), on the
      * thread that calls tn_analyzer_add/finish; c and e are valid during the call only.  Live

@@ -134,10 +134,70 @@ void tn_rec_event(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
         ctx->cfg->on_event(ctx->cfg->on_event_arg, c, e);
 }
 
+/* A record that only adds to the envelope: TCP, no retransmission, no SACK, no SYN/FIN/RST. */
+static bool plain(const struct tn_pktrec *r)
+{
+    return !r->rexmit && !r->nsack && !(r->flags & (TN_TCP_SYN | TN_TCP_FIN | TN_TCP_RST));
+}
+
+/* Fold r into w (w earlier, same direction): data range and bytes add up, the ACK line keeps
+ * its highest point and the latest window. */
+static void merge(struct tn_pktrec *w, const struct tn_pktrec *r)
+{
+    if (r->len) {
+        if (w->len) {
+            uint64_t lo = w->seq < r->seq ? w->seq : r->seq;
+            uint64_t a = tn_pktrec_end(w), b = tn_pktrec_end(r), hi = a > b ? a : b;
+            w->span = hi - lo > UINT32_MAX ? UINT32_MAX : (uint32_t)(hi - lo);
+            w->seq = lo;
+        } else {
+            w->seq = r->seq;
+            w->span = r->span;
+        }
+        w->segs = tn_pktrec_segs(w) + tn_pktrec_segs(r);
+        w->len = w->len + r->len < w->len ? UINT32_MAX : w->len + r->len;
+    }
+    if ((r->flags & TN_TCP_ACK) && r->ack > w->ack)
+        w->ack = r->ack;
+    w->win = r->win;
+    w->flags |= r->flags;
+}
+
+/* Halve the plain records: each is merged with the next plain one of its direction, never
+ * across a kept record. */
+static void compact(struct tn_conn *c)
+{
+    long pending[2] = {-1, -1};
+    size_t out = 0;
+    for (size_t i = 0; i < c->npkts; i++) {
+        struct tn_pktrec r = c->pkts[i];
+        unsigned d = r.dir & 1;
+        if (plain(&r) && pending[d] >= 0) {
+            merge(&c->pkts[pending[d]], &r);
+            pending[d] = -1;
+            continue;
+        }
+        c->pkts[out] = r;
+        pending[d] = plain(&r) ? (long)out : -1;
+        out++;
+    }
+    c->npkts = out;
+}
+
 struct tn_pktrec *tn_rec_packet(struct tn_analyzer_ctx *ctx, struct tn_conn *c)
 {
     if (!ctx->cfg->record_packets)
         return NULL;
+    size_t cap = ctx->cfg->packet_cap;
+    if (cap && c->proto == TN_PK_TCP) {
+        if (!c->pkt_limit)
+            c->pkt_limit = cap;
+        if (c->npkts >= c->pkt_limit) {
+            compact(c);
+            if (c->npkts > c->pkt_limit / 4 * 3)   /* mostly kept records: allow more */
+                c->pkt_limit *= 2;
+        }
+    }
     tn_grow((void **)&c->pkts, &c->cap_pkts, c->npkts + 1, sizeof *c->pkts);
     struct tn_pktrec *r = &c->pkts[c->npkts++];
     memset(r, 0, sizeof *r);

@@ -36,7 +36,8 @@ void tn_cli_multi_analysis_cfg(const struct tn_options *o, struct tn_analysis_cf
 {
     bool files = o->csv_dir || o->plot_dir;
     if (o->fairness || o->parallel_window_ns || files)
-        acfg->record_packets = true;   /* per-window bytes of each flow */
+        acfg->record_packets = true;   /* per-window bytes of each flow (merged records keep
+                                        * their byte sums, so figures' caps are fine) */
     if (o->queue_estimate || o->ningress)
         acfg->record_series = true;    /* RTT samples and goodput */
 }

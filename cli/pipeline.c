@@ -81,6 +81,10 @@ int tn_pipeline_open_input(const struct tn_options *o, struct tn_capture **cap, 
     return r;
 }
 
+/* Records kept per TCP connection for figures before neighbours merge: 8 per pixel column of a
+ * 16000-pixel-wide figure, 32 MiB per connection. */
+#define TN_FIGURE_PACKETS (1u << 18)
+
 void tn_pipeline_analysis_cfg(const struct tn_options *o, struct tn_analysis_cfg *acfg)
 {
     bool files = o->csv_dir || o->plot_dir || o->xplot_dir;
@@ -88,6 +92,8 @@ void tn_pipeline_analysis_cfg(const struct tn_options *o, struct tn_analysis_cfg
         .record_events = files || o->timeline || o->truth_file,
         .record_series = files || o->truth_file,
         .record_packets = files,
+        /* every packet only where one is written out: packets.csv, --xplot-full */
+        .packet_cap = o->csv_dir || (o->xplot_dir && o->xplot_full) ? 0 : TN_FIGURE_PACKETS,
         .interval_ns = o->interval_ns,
     };
 }

@@ -95,7 +95,9 @@ struct tn_plot *tn_fig_segsize(const struct tn_conn *c, enum tn_dir d, const str
         const struct tn_pktrec *k = &c->pkts[i];
         if (k->dir != d || k->len == 0 || k->t_ns < from || k->t_ns > to)
             continue;
-        tn_plot_point(p, k->rexmit ? s_rx : s_seg, tn_fig_x(p, k->t_ns), k->len);
+        /* (a merged record stands for several segments: their average size) */
+        tn_plot_point(p, k->rexmit ? s_rx : s_seg, tn_fig_x(p, k->t_ns),
+                      (double)k->len / tn_pktrec_segs(k));
         n++;
     }
     if (n == 0)

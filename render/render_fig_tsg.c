@@ -29,8 +29,8 @@ static void tsg_range(const struct tn_conn *c, enum tn_dir d, int64_t from, int6
             continue;
         if (k->dir == d && k->len > 0) {
             r->lo = fmin(r->lo, (double)k->seq);
-            r->data_hi = fmax(r->data_hi, (double)(k->seq + k->len));
-            r->data++;
+            r->data_hi = fmax(r->data_hi, (double)tn_pktrec_end(k));
+            r->data += tn_pktrec_segs(k);
             r->rexmit += k->rexmit != 0;
         } else if (k->dir != d && (k->flags & TN_TCP_ACK) && k->ack > 0) {
             r->lo = fmin(r->lo, (double)k->ack);
@@ -91,7 +91,7 @@ static void tsg_packets(struct tn_plot *p, const struct tn_conn *c, enum tn_dir 
         if (k->dir == d) {
             if (k->len == 0)
                 continue;
-            double lo = (double)k->seq, hi = (double)(k->seq + k->len);
+            double lo = (double)k->seq, hi = (double)tn_pktrec_end(k);
             if (k->rexmit) {
                 tn_plot_tick(p, ix->rexmit, x, lo, hi);
                 unsigned cause = k->rexmit - 1u;

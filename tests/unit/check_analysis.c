@@ -197,6 +197,54 @@ START_TEST(test_rst_before_the_syn_it_refuses)
 }
 END_TEST
 
+/* With a cap on packet records (figures only), plain records merge into an envelope that keeps
+ * every byte, every segment, the highest ACK, and every retransmission record as it was. */
+START_TEST(test_packet_records_merge_under_a_cap)
+{
+    struct tn_analysis_cfg cfg = {.record_packets = true, .packet_cap = 64};
+    struct tn_analyzer *capped = tn_analyzer_new(&cfg);
+    struct tn_analyzer *saved = an;
+    an = capped;
+    handshake(0, 0);
+    for (uint32_t i = 0; i < 1000; i++) {
+        feed(tcp(true, 1 + 1000 * i, 1, A, 502, 1000));
+        if (i % 2)
+            feed(tcp(false, 1, 1 + 1000 * (i + 1), A, 1000, 0));
+        if (i == 500)
+            feed(tcp(true, 1 + 1000 * 400, 1, A, 502, 1000));   /* a retransmission */
+    }
+    tn_analyzer_finish(an);
+    const struct tn_conn *c = tn_analyzer_conn(an, 0);
+    ck_assert_uint_le(c->npkts, 128);
+    uint64_t bytes = 0, segs = 0, max_ack = 0, lo = UINT64_MAX, hi = 0;
+    unsigned rexmits = 0;
+    for (size_t i = 0; i < c->npkts; i++) {
+        const struct tn_pktrec *r = &c->pkts[i];
+        if (r->dir == TN_A2B && r->len) {
+            bytes += r->len;
+            segs += tn_pktrec_segs(r);
+            rexmits += r->rexmit != 0;
+            lo = r->seq < lo ? r->seq : lo;
+            hi = tn_pktrec_end(r) > hi ? tn_pktrec_end(r) : hi;
+            if (r->rexmit) {   /* kept as it was */
+                ck_assert_uint_eq(r->seq, 1 + 1000 * 400);
+                ck_assert_uint_eq(r->len, 1000);
+            }
+        }
+        if (r->dir == TN_B2A && r->ack > max_ack)
+            max_ack = r->ack;
+    }
+    ck_assert_uint_eq(bytes, 1001 * 1000);   /* 1000 segments and the retransmission */
+    ck_assert_uint_eq(segs, 1001);
+    ck_assert_uint_eq(rexmits, 1);
+    ck_assert_uint_eq(lo, 1);
+    ck_assert_uint_eq(hi, 1 + 1000 * 1000);
+    ck_assert_uint_eq(max_ack, 1 + 1000 * 1000);
+    tn_analyzer_free(capped);
+    an = saved;
+}
+END_TEST
+
 START_TEST(test_zero_window_and_super_segment)
 {
     handshake(1, 1);
@@ -287,6 +335,7 @@ Suite *tn_analysis_suite(void)
     tcase_add_test(tc, test_port_reuse_new_connection);
     tcase_add_test(tc, test_zero_window_and_super_segment);
     tcase_add_test(tc, test_rst_before_the_syn_it_refuses);
+    tcase_add_test(tc, test_packet_records_merge_under_a_cap);
     tcase_add_test(tc, test_dfcp_counters);
     tcase_add_test(tc, test_trace_anomaly_first_packet);
     suite_add_tcase(s, tc);
