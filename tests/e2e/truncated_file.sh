@@ -119,10 +119,9 @@ else
 fi
 
 # ---- 3. garbage and missing files -------------------------------------------------------------
-# Pseudo-random bytes from a fixed seed, so a failure can be reproduced.  (Bytes from
-# /dev/urandom are sometimes taken for an ERF trace by libtrace, which has no magic number:
-# about 3% of 4 KiB random files give "truncated in packet 1" and exit 0 with an empty report;
-# see docs/corpus-comparison.md section 6.)
+# Pseudo-random bytes from a fixed seed, so a failure can be reproduced.  (ERF has no magic
+# number; the capture layer's strict ERF probe refuses random bytes: docs/corpus-comparison.md
+# section 6 and tests/unit/check_capture.c.)
 garbage="$tmp/garbage.bin"
 LC_ALL=C awk 'BEGIN { srand(7); for (i = 0; i < 4096; i++) printf "%c", int(rand() * 256) }' >"$garbage"
 "$bin" "$garbage" >"$tmp/out" 2>"$tmp/err"
