@@ -47,6 +47,7 @@ const char *tn_conn_state_name(enum tn_conn_state s);  /* "complete", "reset", "
     X(IDLE_START, "idle_start")                   \
     X(IDLE_END, "idle_end")                       \
     X(DUP_DELIVERY, "dup_delivery")               \
+    X(WINDOW_PROBE, "window_probe")               \
     X(DFCP_BLOCK_ACKED, "dfcp_block_acked")       \
     X(DFCP_BLOCK_FAILED, "dfcp_block_failed")     \
     X(DFCP_BLOCK_UNACKED, "dfcp_block_unacked")
@@ -154,7 +155,9 @@ struct tn_dir_stats {
     uint64_t data_bytes;       /* payload bytes on the wire, retransmissions included */
     uint64_t unique_bytes;     /* sequence space covered by data: highest end minus lowest start */
     uint64_t pure_acks;        /* ACK set, no data, no SYN/FIN/RST */
-    uint64_t rexmit_pkts;      /* data below the highest sequence already seen */
+    uint64_t rexmit_pkts;      /* data below the highest sequence already seen, and SYNs and
+                                * FINs sent again (they occupy sequence space, as in tcptrace) */
+    uint64_t win_probes;       /* bytes resent into a zero window (probes, not retransmissions) */
     uint64_t rexmit_bytes;
     uint64_t ooo_pkts;         /* data arriving above a hole that later fills (not a rexmit) */
     uint64_t dupacks;

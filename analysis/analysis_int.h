@@ -21,6 +21,7 @@ enum tn_seg_class {
     TN_SEG_NEW,                /* above everything seen */
     TN_SEG_FILL,               /* inside a gap never seen: reordering or loss upstream */
     TN_SEG_REXMIT,             /* overlaps data already seen here */
+    TN_SEG_PROBE,              /* a byte sent again into a zero window: a window probe */
 };
 
 struct tn_seginfo {
@@ -84,6 +85,7 @@ struct tn_sender {
     int64_t last_ack_ns;       /* last ACK from the receiver */
     int64_t last_progress_ns;  /* last ACK that advanced una */
     uint32_t dupacks;          /* consecutive duplicate ACKs */
+    int64_t asked_lo, asked_hi;/* data the receiver asked for again with dupacks (a hole) */
     enum tn_episode episode;
     int64_t recovery_point;    /* highest sequence sent when the episode began */
     int64_t episode_start_ns;
@@ -135,6 +137,10 @@ struct tn_sender {
 struct tn_dir_priv {
     struct tn_gap gaps[TN_MAX_GAPS];
     unsigned ngaps;
+    bool fin_seen;
+    int64_t fin_rel;           /* sequence number of the first FIN (relative) */
+    bool probe_pending;        /* a window-probe byte not yet sent for real */
+    int64_t probe_rel;
     bool dfcp_block_set;
     struct tn_sender *snd;     /* allocated at the connection's first data (TCP) */
 };
@@ -233,6 +239,9 @@ void tn_infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn
                    const struct tn_pkt *p, struct tn_seginfo *si);
 void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
                   const struct tn_pkt *p, int64_t ack_rel);
+/* A FIN sent again at the same sequence number: a retransmission like data (cause, episode). */
+void tn_infer_fin_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                         const struct tn_pkt *p, int64_t fin_rel);
 void tn_infer_ts(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
                  const struct tn_pkt *p);
 void tn_infer_window(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,

@@ -82,8 +82,11 @@ static void on_syn(struct tn_conn *c, struct tn_dir_stats *ds, const struct tn_p
         c->handshake_seen = true;
     else
         c->synack_seen = true;
-    if (ds->syn_seen)
+    if (ds->syn_seen) {
+        if (p->tcp.seq == ds->isn)   /* the same SYN again: its sequence number is taken */
+            ds->rexmit_pkts++;
         return;
+    }
     ds->syn_seen = true;
     ds->isn = p->tcp.seq;
     ds->isn_set = true;
@@ -123,6 +126,28 @@ static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt 
     si->start = start;
     si->end = end;
     si->cls = TN_SEG_NEW;
+    /* a byte sent again while the receiver advertises a zero window probes the window (RFC 9293
+     * §3.8.6.1); tcptrace does not count probes as retransmissions either */
+    struct tn_dir_priv *pdp = &cp->dp[d];
+    if (len <= 1 && ds->data_seen && start < ds->hi_rel && rs->ack_set && rs->last_win_raw == 0) {
+        ds->win_probes++;
+        si->cls = TN_SEG_PROBE;
+        pdp->probe_rel = start;
+        pdp->probe_pending = true;
+        return;
+    }
+    /* the probed byte sent for real once the window opens: its earlier copies were probes
+     * the receiver could not take, so this is no retransmission */
+    if (pdp->probe_pending && start == pdp->probe_rel) {
+        pdp->probe_pending = false;
+        if (end <= ds->hi_rel) {
+            si->cls = TN_SEG_PROBE;
+            return;
+        }
+        ds->hi_rel = end;
+        ds->unique_bytes = (uint64_t)(ds->hi_rel - ds->lo_rel);
+        return;
+    }
     if (!ds->data_seen) {
         ds->data_seen = true;
         if (start > ds->hi_rel && ds->syn_seen) {   /* data right after the SYN was missed */
@@ -244,8 +269,18 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
         ds->isn_set = true;
         ds->hi_rel = ds->lo_rel = 1;
     }
-    if (fl & TN_TCP_FIN)
+    if (fl & TN_TCP_FIN) {
         ds->fin++;
+        struct tn_dir_priv *dp = &cp->dp[d];
+        int64_t fin_rel = tn_rel_seq(ds, p->tcp.seq) + p->payload_len;
+        if (!dp->fin_seen) {
+            dp->fin_seen = true;
+            dp->fin_rel = fin_rel;
+        } else if (fin_rel == dp->fin_rel && p->payload_len == 0) {
+            ds->rexmit_pkts++;   /* the same FIN again (a FIN with data is judged by its data) */
+            tn_infer_fin_rexmit(ctx, cp, d, p, fin_rel);
+        }
+    }
     if (fl & TN_TCP_RST) {
         ds->rst++;
         c->reset = true;

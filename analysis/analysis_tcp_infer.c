@@ -448,6 +448,15 @@ static void on_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
         s->rexmit_out += si->end - si->start;
 }
 
+void tn_infer_fin_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                         const struct tn_pkt *p, int64_t fin_rel)
+{
+    struct tn_sender *s = sender_of(cp, d);
+    struct tn_seginfo si = {.start = fin_rel, .end = fin_rel + 1, .cls = TN_SEG_REXMIT};
+    interval_flush(ctx, &cp->pub, d, s, tn_time_ns(p->ts));
+    on_rexmit(ctx, cp, d, p, &si, "FIN again; ");
+}
+
 /* A segment that filled a gap: sent later than the segment above the gap (loss before the
  * monitor, then a retransmission) or sent earlier and overtaken (reordering)? */
 static void on_fill(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
@@ -462,11 +471,19 @@ static void on_fill(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
         later = tn_seq_gt(p->tcp.opt.ts_val, si->gap.tsval);
         snprintf(rule, sizeof rule, "TSval %u %s %u", p->tcp.opt.ts_val, later ? ">" : "<=",
                  si->gap.tsval);
+    } else if (s && s->asked_hi > s->asked_lo && si->start >= s->asked_lo && si->start < s->asked_hi) {
+        /* the receiver had already asked for it again and again: sent in answer, not overtaken */
+        later = true;
+        snprintf(rule, sizeof rule, "after dupacks asking for %lld", (long long)s->asked_lo);
     } else {
-        double ref = c->hs_rtt_ms > 0 ? c->hs_rtt_ms : (s->rtt_init ? s->srtt_ms : 10.0);
+        /* a retransmission needs the news of the hole to reach the sender and the new copy to
+         * come back: at least the monitor <-> sender round trip after the hole showed */
+        double ref = sender_half_ms(cp, d);
+        if (ref <= 0.05)
+            ref = c->hs_rtt_ms > 0 ? c->hs_rtt_ms : (s->rtt_init ? s->srtt_ms : 10.0);
         later = waited >= 0.5 * ref;
-        snprintf(rule, sizeof rule, "%.1f ms %s half rtt %.1f ms", waited, later ? ">=" : "<",
-                 ref / 2);
+        snprintf(rule, sizeof rule, "%.1f ms %s half the sender round trip %.1f ms", waited,
+                 later ? ">=" : "<", ref);
     }
     if (!later) {
         tn_rec_event(ctx, &cp->pub, d, TN_EV_OOO, p, (uint64_t)si->start,
@@ -631,6 +648,10 @@ void tn_infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn
         break;
     case TN_SEG_FILL:
         on_fill(ctx, cp, d, p, si);
+        break;
+    case TN_SEG_PROBE:
+        tn_rec_event(ctx, &cp->pub, d, TN_EV_WINDOW_PROBE, p, (uint64_t)si->start, p->payload_len,
+                     "byte resent into a zero window");
         break;
     }
     if (!s->una_set) {   /* no ACK seen yet: the first data marks the left edge */
@@ -846,6 +867,10 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
             end_episode(ctx, cp, sd, d, p, "ACK covers the recovery point");
     } else if (c->d[d].dup_run > s->dupacks) {
         s->dupacks = c->d[d].dup_run;
+        if (s->dupacks >= 2 && s->asked_lo != s->una) {   /* the hole the receiver asks for */
+            s->asked_lo = s->una;
+            s->asked_hi = c->d[sd].hi_rel;
+        }
         double outstanding = (double)(c->d[sd].hi_rel - s->una) / s->mss;
         if (!s->sack && s->reno_sacked + 1 < outstanding)
             s->reno_sacked += 1;

@@ -422,7 +422,10 @@ static void grade_rexmits(const struct tn_truth *t, const struct tn_conn *c, int
         int tc = st == 3 ? 0 : st == 4 ? 1 : 2;
         r->truth_rexmits++;
         long best = -1;
-        double bestdt = 5e6;   /* within 5 ms of the kernel's event */
+        /* within 5 ms of the kernel's event, or within the RTT of the moment: a monitor away
+         * from the sender sees the retransmission up to a round trip later */
+        double srtt = srtt_at(t, &x->k, x->t_ns);
+        double bestdt = srtt > 5 ? srtt * 1e6 : 5e6;
         for (size_t k = 0; k < c->nevents; k++) {
             const struct tn_event *e = &c->events[k];
             bool rx = e->kind == TN_EV_REXMIT_FAST || e->kind == TN_EV_REXMIT_RTO || e->kind == TN_EV_REXMIT_OTHER;

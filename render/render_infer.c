@@ -65,7 +65,9 @@ void tn_report_tcp_inference(FILE *out, const struct tn_conn *c)
     else
         fprintf(out, " (handshake not seen)");
     fputc('\n', out);
-    for (int d = 0; d < 2; d++)
-        if (c->d[d].data_pkts)
+    for (int d = 0; d < 2; d++) {
+        const struct tn_tcp_infer *f = &c->inf[d];
+        if (c->d[d].data_pkts || f->rexmit[0] + f->rexmit[1] + f->rexmit[3])   /* SYN/FIN resent */
             sender_block(out, c, (enum tn_dir)d);
+    }
 }

@@ -94,6 +94,7 @@ static void tcp_rows(FILE *out, const struct tn_conn *c)
     tn_long_row_u(out, "rexmt data pkts:", x->rexmit_pkts, y->rexmit_pkts);
     tn_long_row_u(out, "rexmt data bytes:", x->rexmit_bytes, y->rexmit_bytes);
     tn_long_row_u(out, "outoforder pkts:", x->ooo_pkts, y->ooo_pkts);
+    tn_long_row_u(out, "zero win probes:", x->win_probes, y->win_probes);
     tn_long_row_u(out, "dup acks:", x->dupacks, y->dupacks);
     tn_long_row_u(out, "zero win adv:", x->zero_wnd, y->zero_wnd);
     tn_long_row_u(out, "SYN pkts:", x->syn, y->syn);
