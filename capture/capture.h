@@ -34,6 +34,8 @@ struct tn_live_opts {
     bool immediate;            /* deliver packets as they arrive */
     int buffer_kib;            /* kernel buffer size, 0 = libpcap default */
     bool promisc;
+    int linktype;              /* LINKTYPE_ to ask for (e.g. 276, Linux cooked v2, whose header
+                                * names the interface of each packet on "any"); 0 = default */
 };
 
 struct tn_capture_stats {

@@ -400,6 +400,8 @@ int tn_capture_live_open(void **st, const struct tn_live_opts *o, struct tn_err 
     char warning[sizeof msg] = "";
     if (rc > 0)
         activate_msg(p, rc, warning, sizeof warning);
+    if (o->linktype && pcap_set_datalink(p, o->linktype == 276 ? DLT_LINUX_SLL2 : o->linktype) < 0)
+        return live_fail(p, TN_EIO, err, o->iface, "cannot select the link type", pcap_geterr(p));
     if (o->filter && *o->filter) {
         struct bpf_program prog;
         if (pcap_compile(p, &prog, o->filter, 1, PCAP_NETMASK_UNKNOWN) < 0)

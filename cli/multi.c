@@ -1,6 +1,8 @@
 /* multi.c - composition of the multi-flow views (issue 7): two capture points merged by time,
  * ns-2 traces, experiments over labelled traces, and the fairness / parallel-transfer / queue
  * estimate outputs of an ordinary run. */
+#include <net/if.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +31,7 @@ struct mstate {
 
 bool tn_cli_multi_input(const struct tn_options *o)
 {
-    return o->ningress > 0 || o->ns2_file || o->nexps > 0;
+    return o->ningress > 0 || o->ingress_if || o->ns2_file || o->nexps > 0;
 }
 
 void tn_cli_multi_analysis_cfg(const struct tn_options *o, struct tn_analysis_cfg *acfg)
@@ -38,7 +40,7 @@ void tn_cli_multi_analysis_cfg(const struct tn_options *o, struct tn_analysis_cf
     if (o->fairness || o->parallel_window_ns || files)
         acfg->record_packets = true;   /* per-window bytes of each flow (merged records keep
                                         * their byte sums, so figures' caps are fine) */
-    if (o->queue_estimate || o->ningress)
+    if (o->queue_estimate || o->ningress || o->ingress_if)
         acfg->record_series = true;    /* RTT samples and goodput */
 }
 
@@ -93,7 +95,7 @@ static void compute(const struct tn_options *o, const struct tn_analyzer *an, st
         s->m.par = s->par;
         s->m.npar = s->npar;
     }
-    if (o->queue_estimate || o->ningress) {
+    if (o->queue_estimate || o->ningress || o->ingress_if) {
         tn_q1_estimate(an, &s->q1);
         s->have_q1 = true;
         s->m.q1 = &s->q1;
@@ -219,6 +221,78 @@ static int run_twopoint(const struct tn_options *o, const struct tn_dissect_cfg 
     return status;
 }
 
+/* ---- two capture points live: one capture on "any", each packet's interface from its Linux
+ * cooked v2 header, so both points share one clock and one order ---- */
+
+static struct tn_capture *volatile live_capture;
+
+static void on_live_signal(int sig)
+{
+    (void)sig;
+    if (live_capture)
+        tn_capture_break(live_capture);
+}
+
+static int run_twopoint_live(const struct tn_options *o, const struct tn_dissect_cfg *dcfg,
+                             struct tn_analyzer *an, struct tn_q2 *q2)
+{
+    unsigned in_idx = if_nametoindex(o->ingress_if), out_idx = if_nametoindex(o->egress_if);
+    char msg[512];
+    if (!in_idx || !out_idx) {
+        snprintf(msg, sizeof msg, "%s: no such interface", !in_idx ? o->ingress_if : o->egress_if);
+        tn_cli_warn(msg);
+        return TN_EXIT_INPUT;
+    }
+    struct tn_live_opts lo = {
+        .iface = "any",
+        .filter = o->filter,
+        .snaplen = o->snaplen ? o->snaplen : 256,
+        .immediate = o->immediate,
+        .buffer_kib = o->buffer_kib,
+        .promisc = false,   /* "any" cannot be promiscuous; a router sees its own traffic */
+        .linktype = TN_LINK_LINUX_SLL2,
+    };
+    struct tn_capture *cap;
+    struct tn_err err = {0};
+    if (tn_capture_open_live(&cap, &lo, &err) < 0) {
+        tn_cli_warn(err.msg);
+        return TN_EXIT_INPUT;
+    }
+    int status = TN_EXIT_OK;
+    if (o->write_file && tn_capture_dump_open(cap, o->write_file, &err) < 0) {
+        tn_cli_warn(err.msg);
+        status = TN_EXIT_INPUT;
+    }
+    live_capture = cap;
+    struct sigaction sa = {.sa_handler = on_live_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    struct tn_frame f;
+    struct tn_pkt p;
+    int r;
+    while ((r = tn_capture_next(cap, &f, &err)) != 0) {
+        if (r < 0) {
+            tn_cli_warn(err.msg);
+            continue;
+        }
+        int st = tn_dissect(dcfg, f.linktype, f.data, f.caplen, f.wirelen, f.ts, f.num, &p);
+        if (p.ifindex != in_idx && p.ifindex != out_idx)
+            continue;   /* another interface of this host */
+        bool egress = p.ifindex == out_idx;
+        if (!egress)   /* the report's connections are the ingress point's */
+            tn_analyzer_add(an, &p, st, o->ingress_if);
+        tn_q2_add(q2, &p, egress);
+    }
+    live_capture = NULL;
+    tn_pipeline_report_capture_stats(cap);
+    if (tn_capture_close(cap, &err) < 0) {
+        tn_cli_warn(err.msg);
+        status = TN_EXIT_INPUT;
+    }
+    return status;
+}
+
 /* ---- ns-2 ---- */
 
 static int run_ns2(const char *path, struct tn_analyzer *an, struct tn_linkq *lq)
@@ -336,7 +410,7 @@ int tn_cli_multi_main(const struct tn_options *o)
         status = run_ns2(o->ns2_file, an, lq);
     } else {
         q2 = tn_q2_new(NULL);
-        status = run_twopoint(o, &dcfg, an, q2);
+        status = o->ingress_if ? run_twopoint_live(o, &dcfg, an, q2) : run_twopoint(o, &dcfg, an, q2);
     }
     tn_analyzer_finish(an);
     if (q2)

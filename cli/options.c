@@ -17,6 +17,8 @@ enum {
     OPT_QUEUE_ESTIMATE,
     OPT_INGRESS,
     OPT_EGRESS,
+    OPT_INGRESS_IF,
+    OPT_EGRESS_IF,
     OPT_NS2,
     OPT_EXPERIMENT,
     OPT_DFCP_PROTO,
@@ -57,6 +59,8 @@ static const struct option longopts[] = {
     {"queue-estimate", no_argument, NULL, OPT_QUEUE_ESTIMATE},
     {"ingress", required_argument, NULL, OPT_INGRESS},
     {"egress", required_argument, NULL, OPT_EGRESS},
+    {"ingress-if", required_argument, NULL, OPT_INGRESS_IF},
+    {"egress-if", required_argument, NULL, OPT_EGRESS_IF},
     {"ns2", required_argument, NULL, OPT_NS2},
     {"experiment", required_argument, NULL, OPT_EXPERIMENT},
     {"timeline", no_argument, NULL, OPT_TIMELINE},
@@ -116,6 +120,8 @@ void tn_options_usage(FILE *out)
           "      --queue-estimate      router queue estimated from this capture point (RTT - min RTT)\n"
           "      --ingress FILE --egress FILE  captures before and after a router (repeatable,\n"
           "                            merged by time): per-packet sojourn, queue length, drops\n"
+          "      --ingress-if IFACE --egress-if IFACE  the same live, on two interfaces of this\n"
+          "                            host (a router): until Ctrl-C; FILTER words as with -i\n"
           "      --ns2 FILE            read an ns-2 ASCII trace: flows and exact link queues\n"
           "      --experiment LABEL=FILE  one labelled trace of an experiment (repeat per trace;\n"
           "                            split at the last '='): experiment table, CSV and figures\n"
@@ -233,6 +239,8 @@ static int parse_multi(struct tn_options *o, int c, const char *arg, struct tn_e
         o->egress = tn_xrealloc(o->egress, (size_t)(o->negress + 1) * sizeof *o->egress);
         o->egress[o->negress++] = arg;
         return 0;
+    case OPT_INGRESS_IF: o->ingress_if = arg; return 0;
+    case OPT_EGRESS_IF: o->egress_if = arg; return 0;
     case OPT_NS2: o->ns2_file = arg; return 0;
     default: {   /* OPT_EXPERIMENT: LABEL=FILE, split at the last '=' (labels may hold one) */
         const char *eq = strrchr(arg, '=');
@@ -254,7 +262,13 @@ static int check_multi_input(const struct tn_options *o, int nargs, struct tn_er
 {
     if ((o->ningress == 0) != (o->negress == 0))
         return tn_err_set(err, TN_EUSAGE, "--ingress and --egress go together");
-    int kinds = (o->ningress > 0) + (o->ns2_file != NULL) + (o->nexps > 0);
+    if ((o->ingress_if == NULL) != (o->egress_if == NULL))
+        return tn_err_set(err, TN_EUSAGE, "--ingress-if and --egress-if go together");
+    if (o->ingress_if && o->ningress)
+        return tn_err_set(err, TN_EUSAGE, "two capture points come from files or from interfaces, not both");
+    if (o->ingress_if && !strcmp(o->ingress_if, o->egress_if))
+        return tn_err_set(err, TN_EUSAGE, "--ingress-if and --egress-if name the same interface");
+    int kinds = (o->ningress > 0 || o->ingress_if) + (o->ns2_file != NULL) + (o->nexps > 0);
     if (kinds == 0)
         return 0;
     if (kinds > 1)
@@ -293,6 +307,8 @@ static int parse_one(struct tn_options *o, int c, const char *arg, struct tn_err
     case OPT_QUEUE_ESTIMATE:
     case OPT_INGRESS:
     case OPT_EGRESS:
+    case OPT_INGRESS_IF:
+    case OPT_EGRESS_IF:
     case OPT_NS2:
     case OPT_EXPERIMENT:
         return parse_multi(o, c, arg, err);
@@ -408,9 +424,13 @@ int tn_options_parse(struct tn_options *o, int argc, char **argv, struct tn_err 
         return tn_err_set(err, TN_EUSAGE, "--replay paces trace files; it does not apply to -i");
     if (o->to_ns && o->to_ns <= o->from_ns)
         return tn_err_set(err, TN_EUSAGE, "--to must be after --from");
-    if (o->iface) {
+    if (o->iface || o->ingress_if) {   /* live: the words left are a BPF filter */
+        if (o->iface && o->ingress_if)
+            return tn_err_set(err, TN_EUSAGE, "-i and --ingress-if/--egress-if are two different inputs");
         if (optind < argc)
             o->filter = join_words(argv + optind, argc - optind);
+        if (o->ingress_if && check_multi_input(o, 0, err) < 0)
+            return -TN_EUSAGE;
     } else {
         o->files = (const char **)(argv + optind);
         o->nfiles = argc - optind;

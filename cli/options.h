@@ -57,6 +57,7 @@ struct tn_options {
     bool queue_estimate;       /* single-point queue estimate (always with two points) */
     const char **ingress, **egress;   /* two capture points (borrowed from argv) */
     int ningress, negress;
+    const char *ingress_if, *egress_if;   /* the same, live on two interfaces of this host */
     const char *ns2_file;      /* ns-2 ASCII trace */
     struct tn_exp_spec {
         char *label;           /* owned */

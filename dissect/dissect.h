@@ -177,6 +177,7 @@ struct tn_pkt {
     uint16_t ip_id;            /* IPv4 identification (0 for IPv6) */
     bool fragment;             /* a fragment (first or later); transport not dissected unless first */
     uint8_t tunnels;           /* TN_TUN_* bits */
+    uint32_t ifindex;          /* Linux cooked v2: the interface the packet passed (0: unknown) */
     uint8_t vlan_depth;        /* 802.1Q/802.1ad tags seen */
     uint8_t mpls_depth;        /* MPLS labels seen */
 

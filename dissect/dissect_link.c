@@ -242,7 +242,9 @@ int tn_dissect(const struct tn_dissect_cfg *cfg, int linktype, const uint8_t *da
     case TN_LINK_LINUX_SLL2:
         if (tn_dis_hdr(&d, &c, SLL2_HDR_LEN, TN_ANOM_LINK_TRUNCATED, TN_ANOM_LINK_TRUNCATED)) {
             uint16_t proto = tn_cur_be16(&c);
-            tn_cur_skip(&c, 18);  /* reserved, ifindex, ARPHRD, packet type, address */
+            tn_cur_skip(&c, 2);   /* reserved */
+            d.p->ifindex = tn_cur_be32(&c);
+            tn_cur_skip(&c, 12);  /* ARPHRD, packet type, address length, address */
             tn_dis_ethertype(&d, &c, proto, false);
         }
         break;
