@@ -349,6 +349,15 @@ START_TEST(test_link_other)
     ck_assert(!tn_dissect_link_supported(147));
     ck_assert(tn_dissect_link_supported(TN_LINK_LINUX_SLL2));
 
+    /* Linux cooked v2 names the interface (ifindex 2 in the fixture's bytes 4-7): what the live
+     * two-point capture on "any" sorts packets by; other link types leave it 0 */
+    size_t n2 = cat(buf, sizeof buf, (const struct part[]){P(sll2_ip6), P(ip6_data), {NULL, 0}});
+    ck_assert_int_eq(dis(TN_LINK_LINUX_SLL2, buf, n2, &p), TN_DIS_OK);
+    ck_assert_int_eq(p.kind, TN_PK_TCP);
+    ck_assert_uint_eq(p.ifindex, 2);
+    ck_assert_int_eq(dis(TN_LINK_RAW, ip6_data, sizeof ip6_data, &p), TN_DIS_OK);
+    ck_assert_uint_eq(p.ifindex, 0);
+
     /* ARP and 802.3/LLC spanning tree: not ours, no anomaly */
     ck_assert_int_eq(dis(TN_LINK_ETHERNET, eth_arp, sizeof eth_arp, &p), TN_DIS_OK);
     ck_assert_int_eq(p.kind, TN_PK_OTHER);
