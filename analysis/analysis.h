@@ -386,6 +386,8 @@ struct tn_conn {
     bool reset;
     bool closed;               /* FIN both ways (TCP) / FIN + FINACK (DFCP) */
     bool dfcp_over_udp;
+    bool retired;              /* idle past the retirement timeout: summary only (see
+                                * tn_analyzer_retire_idle); a new packet starts a new connection */
 
     /* inference (TCP) */
     enum tn_vantage vantage;
@@ -443,6 +445,12 @@ void tn_analyzer_free(struct tn_analyzer *a);
 /* Account one dissected packet.  status is tn_dissect's return value; source names the file
  * (kept as a borrowed pointer for anomaly reports: it must outlive the analyzer). */
 void tn_analyzer_add(struct tn_analyzer *a, const struct tn_pkt *p, int status, const char *source);
+
+/* Long live runs: finish every connection whose last packet is more than idle_ns before now_ns
+ * and keep only its summary (struct tn_conn, about 3 KB) — rings, models, events, series and
+ * packet records are freed.  A later packet of the same 5-tuple starts a new connection.
+ * Returns how many were retired. */
+size_t tn_analyzer_retire_idle(struct tn_analyzer *a, int64_t now_ns, int64_t idle_ns);
 
 /* Call once at the end of input, before reading results. */
 void tn_analyzer_finish(struct tn_analyzer *a);

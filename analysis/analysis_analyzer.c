@@ -14,6 +14,8 @@ struct tn_analyzer {
     struct tn_flowkey last_key;   /* most packets belong to the previous packet's connection */
     uint64_t last_hash;
     long last_idx;                /* -1: none */
+    size_t *active;               /* indexes of the connections not retired */
+    size_t nactive, cap_active;
 };
 
 struct tn_analyzer *tn_analyzer_new(const struct tn_analysis_cfg *cfg)
@@ -34,11 +36,14 @@ void tn_analyzer_free(struct tn_analyzer *a)
     if (!a)
         return;
     for (size_t i = 0; i < a->nconns; i++) {
-        tn_tcp_conn_free(a->conns[i]);
-        tn_conn_free_records(&a->conns[i]->pub);
+        if (!a->conns[i]->pub.retired) {   /* a retired one is a bare struct tn_conn */
+            tn_tcp_conn_free(a->conns[i]);
+            tn_conn_free_records(&a->conns[i]->pub);
+        }
         free(a->conns[i]);
     }
     free(a->conns);
+    free(a->active);
     tn_flowtab_free(a->flows);
     free(a);
 }
@@ -109,6 +114,8 @@ static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt 
     cp->rst_dir = -1;
     tn_grow((void **)&a->conns, &a->cap, a->nconns + 1, sizeof *a->conns);
     a->conns[a->nconns++] = cp;
+    tn_grow((void **)&a->active, &a->cap_active, a->nactive + 1, sizeof *a->active);
+    a->active[a->nactive++] = a->nconns - 1;
     c->idx = (unsigned)a->nconns;
     return cp;
 }
@@ -131,7 +138,7 @@ void tn_analyzer_add(struct tn_analyzer *a, const struct tn_pkt *p, int status, 
     long idx = a->last_idx >= 0 && hash == a->last_hash && memcmp(&key, &a->last_key, sizeof key) == 0
                    ? a->last_idx
                    : tn_flowtab_lookup(a->flows, &key, hash);
-    struct tn_conn_priv *cp = idx >= 0 ? a->conns[idx] : NULL;
+    struct tn_conn_priv *cp = idx >= 0 && !a->conns[idx]->pub.retired ? a->conns[idx] : NULL;
     if (cp && p->kind == TN_PK_TCP && tn_tcp_conn_is_reuse(cp, dir_of(&cp->pub, p), p))
         cp = NULL;
     if (!cp) {
@@ -162,14 +169,52 @@ void tn_analyzer_add(struct tn_analyzer *a, const struct tn_pkt *p, int status, 
         tn_dfcp_conn_pkt(&a->ctx, cp, d, p);
 }
 
+static void finish_conn(struct tn_analyzer *a, struct tn_conn_priv *cp)
+{
+    if (cp->pub.proto == TN_PK_TCP)
+        tn_tcp_conn_finish(&a->ctx, cp);
+    else
+        tn_dfcp_conn_finish(&a->ctx, cp);
+}
+
 void tn_analyzer_finish(struct tn_analyzer *a)
 {
-    for (size_t i = 0; i < a->nconns; i++) {
-        if (a->conns[i]->pub.proto == TN_PK_TCP)
-            tn_tcp_conn_finish(&a->ctx, a->conns[i]);
-        else
-            tn_dfcp_conn_finish(&a->ctx, a->conns[i]);
+    for (size_t i = 0; i < a->nactive; i++)
+        finish_conn(a, a->conns[a->active[i]]);
+}
+
+size_t tn_analyzer_retire_idle(struct tn_analyzer *a, int64_t now_ns, int64_t idle_ns)
+{
+    size_t kept = 0, retired = 0;
+    for (size_t i = 0; i < a->nactive; i++) {
+        size_t k = a->active[i];
+        struct tn_conn_priv *cp = a->conns[k];
+        if (now_ns - tn_time_ns(cp->pub.last) <= idle_ns) {
+            a->active[kept++] = k;
+            continue;
+        }
+        finish_conn(a, cp);
+        tn_tcp_conn_free(cp);
+        tn_conn_free_records(&cp->pub);
+        struct tn_conn *summary = tn_xmalloc(sizeof *summary);
+        *summary = cp->pub;
+        summary->retired = true;
+        summary->events = NULL;
+        summary->nevents = summary->cap_events = 0;
+        summary->pkts = NULL;
+        summary->npkts = summary->cap_pkts = 0;
+        summary->blocks = NULL;
+        summary->nblocks = summary->cap_blocks = 0;
+        memset(summary->series, 0, sizeof summary->series);
+        free(cp);
+        /* the priv part is gone: only code that checks pub.retired may see this pointer */
+        a->conns[k] = (struct tn_conn_priv *)(void *)summary;
+        if (a->last_idx == (long)k)
+            a->last_idx = -1;
+        retired++;
     }
+    a->nactive = kept;
+    return retired;
 }
 
 size_t tn_analyzer_conn_count(const struct tn_analyzer *a)

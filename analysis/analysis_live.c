@@ -11,6 +11,8 @@ void tn_conn_live_get(const struct tn_conn *c, enum tn_dir d, struct tn_conn_liv
 {
     const struct tn_conn_priv *cp = (const struct tn_conn_priv *)c;
     *out = (struct tn_conn_live){.srtt_ms = -1, .cwnd_bytes = -1, .episode = TN_LIVE_EP_NONE};
+    if (c->retired)   /* a summary only: no live state left */
+        return;
     if (c->proto == TN_PK_DFCP) {
         out->dfcp_inflight = cp->dfcp.dir[d].inflight;
         out->inflight_bytes = -1;

@@ -82,6 +82,7 @@ int main(int argc, char **argv)
         .dcfg = &dcfg,
         .an = an,
         .replay_speed = o.replay_speed,
+        .retire_idle_ns = tn_pipeline_retire_ns(&o, &acfg),
     };
 
     running_capture = cap;

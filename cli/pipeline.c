@@ -180,7 +180,7 @@ int tn_pipeline_run(struct tn_pipeline *p)
     struct tn_err err;
     const char *last_src = NULL, *src_name = "?";
     struct held h = {.lock = p->lock};
-    int64_t t0 = 0, w0 = 0, last_tick = 0, next_trace_tick = INT64_MIN;
+    int64_t t0 = 0, w0 = 0, last_tick = 0, next_trace_tick = INT64_MIN, last_retire = 0;
     while (!stopping(p)) {
         if (p->live)
             give(&h);
@@ -203,6 +203,13 @@ int tn_pipeline_run(struct tn_pipeline *p)
             break;
         take(&h);
         tn_analyzer_add(p->an, &pk, st, src_name);
+        if (p->retire_idle_ns > 0) {
+            int64_t t = tn_time_ns(f.ts);
+            if (t - last_retire >= 1000000000) {
+                tn_analyzer_retire_idle(p->an, t, p->retire_idle_ns);
+                last_retire = t;
+            }
+        }
         if (p->on_trace_tick) {
             int64_t t = f.ts.sec * 1000000000 + f.ts.nsec;
             if (t >= next_trace_tick) {
@@ -227,6 +234,14 @@ int tn_pipeline_run(struct tn_pipeline *p)
     }
     give(&h);
     return status;
+}
+
+int64_t tn_pipeline_retire_ns(const struct tn_options *o, const struct tn_analysis_cfg *acfg)
+{
+    bool history = acfg->record_events || acfg->record_series || acfg->record_packets;
+    if (!(o->iface || o->tui) || history || o->idle_timeout_s <= 0)
+        return 0;
+    return (int64_t)(o->idle_timeout_s * 1e9);
 }
 
 void tn_pipeline_report_capture_stats(struct tn_capture *cap)

@@ -42,6 +42,9 @@ struct tn_pipeline {
     void (*on_trace_tick)(void *arg, int64_t t_ns);
     int64_t trace_tick_ns;
     void *arg;
+    /* > 0: every second of trace time, connections idle this long keep only their summary
+     * (tn_analyzer_retire_idle): long live runs stay bounded */
+    int64_t retire_idle_ns;
     /* results */
     uint64_t failed;           /* read errors: records the pipeline could not process */
     struct tn_source_names names;
@@ -59,6 +62,10 @@ void tn_pipeline_fini(struct tn_pipeline *p);
 
 /* The analysis config the options ask for: history only where an output needs it. */
 void tn_pipeline_analysis_cfg(const struct tn_options *o, struct tn_analysis_cfg *acfg);
+
+/* The retirement timeout a run gets: live input (or the dashboard), --idle-timeout set, and
+ * no output that needs the history of every connection (CSV, figures, xplot, truth). */
+int64_t tn_pipeline_retire_ns(const struct tn_options *o, const struct tn_analysis_cfg *acfg);
 
 /* The final report (list, -l, --timeline, summary) on stdout and every output file of the
  * options.  Returns the exit status. */

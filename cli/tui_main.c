@@ -171,6 +171,7 @@ int tn_tui_main(const struct tn_options *o)
         .on_trace_tick = feed_trace_tick,
         .trace_tick_ns = TN_TUI_SAMPLE_NS,
         .arg = ct,
+        .retire_idle_ns = tn_pipeline_retire_ns(o, &acfg),
     };
 
     running_capture = cap;

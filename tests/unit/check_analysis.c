@@ -245,6 +245,28 @@ START_TEST(test_packet_records_merge_under_a_cap)
 }
 END_TEST
 
+/* Long live runs: a connection idle past the timeout keeps only its summary; the next packet of
+ * the same endpoints is a new connection; nothing leaks (ASan) and finish skips the summary. */
+START_TEST(test_idle_connections_retire_to_a_summary)
+{
+    handshake(1000, 5000);
+    feed(tcp(true, 1001, 5001, A, 502, 100));
+    feed(tcp(false, 5001, 1101, A, 1000, 0));
+    ck_assert_uint_eq(tn_analyzer_retire_idle(an, 1000 * 1000000000LL, 60 * 1000000000LL), 0);
+    ck_assert_uint_eq(tn_analyzer_retire_idle(an, 2000 * 1000000000LL, 60 * 1000000000LL), 1);
+    const struct tn_conn *c = tn_analyzer_conn(an, 0);
+    ck_assert(c->retired);
+    ck_assert_uint_eq(c->d[TN_A2B].pkts, 3);
+    ck_assert_uint_eq(c->d[TN_A2B].data_bytes, 100);
+    ck_assert_uint_eq(c->d[TN_B2A].pkts, 2);
+    feed(tcp(true, 1101, 5001, A, 502, 50));   /* the same endpoints, later */
+    ck_assert_uint_eq(tn_analyzer_conn_count(an), 2);
+    ck_assert_uint_eq(tn_analyzer_conn(an, 1)->d[TN_A2B].pkts, 1);
+    tn_analyzer_finish(an);
+    ck_assert_uint_eq(tn_analyzer_conn(an, 0)->d[TN_A2B].pkts, 3);
+}
+END_TEST
+
 START_TEST(test_zero_window_and_super_segment)
 {
     handshake(1, 1);
@@ -336,6 +358,7 @@ Suite *tn_analysis_suite(void)
     tcase_add_test(tc, test_zero_window_and_super_segment);
     tcase_add_test(tc, test_rst_before_the_syn_it_refuses);
     tcase_add_test(tc, test_packet_records_merge_under_a_cap);
+    tcase_add_test(tc, test_idle_connections_retire_to_a_summary);
     tcase_add_test(tc, test_dfcp_counters);
     tcase_add_test(tc, test_trace_anomaly_first_packet);
     suite_add_tcase(s, tc);
