@@ -57,7 +57,7 @@ ENTRIES=(
     "zeek-traces/tcp/ssh-dups.pcap|peers|-|166"
     "mlab-ndt/ndt-nnwk2_1611335823_00000000000C2E15.pcap|peers|-|75"
     "zeek-traces/http/206_example_a.pcap|doc|19|19"
-    "tcptrace-input/urgent.dmp|peers|-|1"
+    "tcptrace-input/urgent.dmp|peers|-|5"
     "tcptrace-input/zwnd.dmp|peers|-|0"
     "tcptrace-input/single_byte_rexmit.dmp|bug|3|-"
 )
