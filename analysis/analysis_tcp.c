@@ -269,16 +269,17 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
         ds->isn_set = true;
         ds->hi_rel = ds->lo_rel = 1;
     }
+    bool fin_again = false;
+    int64_t fin_rel = 0;
     if (fl & TN_TCP_FIN) {
         ds->fin++;
         struct tn_dir_priv *dp = &cp->dp[d];
-        int64_t fin_rel = tn_rel_seq(ds, p->tcp.seq) + p->payload_len;
+        fin_rel = tn_rel_seq(ds, p->tcp.seq) + p->payload_len;
         if (!dp->fin_seen) {
             dp->fin_seen = true;
             dp->fin_rel = fin_rel;
-        } else if (fin_rel == dp->fin_rel && p->payload_len == 0) {
-            ds->rexmit_pkts++;   /* the same FIN again (a FIN with data is judged by its data) */
-            tn_infer_fin_rexmit(ctx, cp, d, p, fin_rel);
+        } else {
+            fin_again = fin_rel == dp->fin_rel;   /* the same FIN byte again */
         }
     }
     if (fl & TN_TCP_RST) {
@@ -308,6 +309,12 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
     if (data) {
         on_data(cp, d, p, &si);
         tn_infer_data(ctx, cp, d, p, &si);
+    }
+    /* a FIN sent again is a retransmission of its sequence byte (as tcptrace counts it), unless
+     * the data it rides with is already counted as one */
+    if (fin_again && (!data || si.cls != TN_SEG_REXMIT)) {
+        ds->rexmit_pkts++;
+        tn_infer_fin_rexmit(ctx, cp, d, p, fin_rel);
     }
     if (fl & TN_TCP_ACK) {
         int64_t ack_rel = on_ack(cp, d, p, pure);

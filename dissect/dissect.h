@@ -213,6 +213,14 @@ enum {
     TN_LINK_IPV4 = 228,
     TN_LINK_IPV6 = 229,
     TN_LINK_LINUX_SLL2 = 276,
+    TN_LINK_PPP = 9,
+    TN_LINK_FDDI = 10,
+    TN_LINK_PPP_HDLC = 50,
+    TN_LINK_C_HDLC = 104,
+    TN_LINK_IEEE802_11 = 105,
+    TN_LINK_RADIOTAP = 127,
+    TN_LINK_PPI = 192,
+    TN_LINK_NFLOG = 239,
 };
 
 /* Dissect one frame.  Returns enum tn_dis_status; out is always fully set (kind TN_PK_OTHER when

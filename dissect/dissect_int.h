@@ -129,6 +129,10 @@ void tn_dis_ethertype(struct tn_dis *d, struct tn_cursor *c, uint16_t type, bool
  * whether a nibble other than 4/6 is ip.version (raw link) or just not IP (MPLS, GTP-U). */
 void tn_dis_ip(struct tn_dis *d, struct tn_cursor *c, unsigned ver);
 void tn_dis_ip_any(struct tn_dis *d, struct tn_cursor *c, enum tn_anom_kind trunc, bool strict);
+/* The link layer named by linktype (supported), then what it carries (dissect_link.c). */
+void tn_dis_link(struct tn_dis *d, struct tn_cursor *c, int linktype);
+/* PPP, Cisco HDLC, FDDI, NFLOG and PPI (dissect_link_more.c). */
+void tn_dis_link_more(struct tn_dis *d, struct tn_cursor *c, int linktype);
 void tn_dis_transport(struct tn_dis *d, struct tn_cursor *c, uint8_t proto);
 
 /* dissect_tunnel.c */

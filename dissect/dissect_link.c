@@ -1,5 +1,6 @@
 /* dissect_link.c - link layers: Ethernet (802.1Q/802.1ad tag stacks, MPLS, PPPoE, LLC/SNAP),
- * Linux cooked v1/v2, raw IP, BSD null/loop; and the tn_dissect entry point.
+ * Linux cooked v1/v2, raw IP, BSD null/loop (the rarer ones in dissect_link_more.c); and the
+ * tn_dissect entry point.
  * References: IEEE 802.3 / 802.1Q; RFC 3032 (MPLS label stack entry); RFC 2516 (PPPoE session
  * stage); tcpdump.org/linktypes.html for LINKTYPE_LINUX_SLL(2), NULL and LOOP.
  */
@@ -38,6 +39,14 @@ bool tn_dissect_link_supported(int linktype)
     case TN_LINK_IPV4:
     case TN_LINK_IPV6:
     case TN_LINK_LINUX_SLL2:
+    case TN_LINK_PPP:
+    case TN_LINK_PPP_HDLC:
+    case TN_LINK_C_HDLC:
+    case TN_LINK_FDDI:
+    case TN_LINK_NFLOG:
+    case TN_LINK_PPI:
+    case TN_LINK_IEEE802_11:
+    case TN_LINK_RADIOTAP:
         return true;
     default:
         return false;
@@ -201,6 +210,54 @@ static void dis_null(struct tn_dis *d, struct tn_cursor *c, bool loop)
         tn_dis_ip(d, c, ver);
 }
 
+/* The link layer named by linktype (already known to be supported), then what it carries. */
+void tn_dis_link(struct tn_dis *d, struct tn_cursor *c, int linktype)
+{
+    switch (linktype) {
+    case TN_LINK_ETHERNET:
+        tn_dis_ether(d, c);
+        break;
+    case TN_LINK_LINUX_SLL:
+        if (tn_dis_hdr(d, c, SLL_HDR_LEN, TN_ANOM_LINK_TRUNCATED, TN_ANOM_LINK_TRUNCATED)) {
+            tn_cur_skip(c, 14);  /* packet type, ARPHRD, address length, address */
+            tn_dis_ethertype(d, c, tn_cur_be16(c), false);
+        }
+        break;
+    case TN_LINK_LINUX_SLL2:
+        if (tn_dis_hdr(d, c, SLL2_HDR_LEN, TN_ANOM_LINK_TRUNCATED, TN_ANOM_LINK_TRUNCATED)) {
+            uint16_t proto = tn_cur_be16(c);
+            tn_cur_skip(c, 2);   /* reserved */
+            d->p->ifindex = tn_cur_be32(c);
+            tn_cur_skip(c, 12);  /* ARPHRD, packet type, address length, address */
+            tn_dis_ethertype(d, c, proto, false);
+        }
+        break;
+    case TN_LINK_IPV4:
+        tn_dis_ip(d, c, 4);
+        break;
+    case TN_LINK_IPV6:
+        tn_dis_ip(d, c, 6);
+        break;
+    case TN_LINK_NULL:
+    case TN_LINK_LOOP:
+        dis_null(d, c, linktype == TN_LINK_LOOP);
+        break;
+    case TN_LINK_PPP:
+    case TN_LINK_PPP_HDLC:
+    case TN_LINK_C_HDLC:
+    case TN_LINK_FDDI:
+    case TN_LINK_NFLOG:
+    case TN_LINK_PPI:
+    case TN_LINK_IEEE802_11:
+    case TN_LINK_RADIOTAP:
+        tn_dis_link_more(d, c, linktype);
+        break;
+    default: /* TN_LINK_RAW, TN_LINK_RAW_12, TN_LINK_RAW_14 */
+        tn_dis_ip_any(d, c, TN_ANOM_FRAME_EMPTY, true);
+        break;
+    }
+}
+
 int tn_dissect(const struct tn_dissect_cfg *cfg, int linktype, const uint8_t *data, uint32_t caplen,
                uint32_t wirelen, struct tn_time ts, uint64_t num, struct tn_pkt *out)
 {
@@ -229,38 +286,6 @@ int tn_dissect(const struct tn_dissect_cfg *cfg, int linktype, const uint8_t *da
 
     struct tn_cursor c;
     tn_cur_init(&c, data, caplen);
-    switch (linktype) {
-    case TN_LINK_ETHERNET:
-        tn_dis_ether(&d, &c);
-        break;
-    case TN_LINK_LINUX_SLL:
-        if (tn_dis_hdr(&d, &c, SLL_HDR_LEN, TN_ANOM_LINK_TRUNCATED, TN_ANOM_LINK_TRUNCATED)) {
-            tn_cur_skip(&c, 14);  /* packet type, ARPHRD, address length, address */
-            tn_dis_ethertype(&d, &c, tn_cur_be16(&c), false);
-        }
-        break;
-    case TN_LINK_LINUX_SLL2:
-        if (tn_dis_hdr(&d, &c, SLL2_HDR_LEN, TN_ANOM_LINK_TRUNCATED, TN_ANOM_LINK_TRUNCATED)) {
-            uint16_t proto = tn_cur_be16(&c);
-            tn_cur_skip(&c, 2);   /* reserved */
-            d.p->ifindex = tn_cur_be32(&c);
-            tn_cur_skip(&c, 12);  /* ARPHRD, packet type, address length, address */
-            tn_dis_ethertype(&d, &c, proto, false);
-        }
-        break;
-    case TN_LINK_IPV4:
-        tn_dis_ip(&d, &c, 4);
-        break;
-    case TN_LINK_IPV6:
-        tn_dis_ip(&d, &c, 6);
-        break;
-    case TN_LINK_NULL:
-    case TN_LINK_LOOP:
-        dis_null(&d, &c, linktype == TN_LINK_LOOP);
-        break;
-    default: /* TN_LINK_RAW, TN_LINK_RAW_12, TN_LINK_RAW_14 */
-        tn_dis_ip_any(&d, &c, TN_ANOM_FRAME_EMPTY, true);
-        break;
-    }
+    tn_dis_link(&d, &c, linktype);
     return d.status;
 }

@@ -59,7 +59,7 @@ ENTRIES=(
     "zeek-traces/http/206_example_a.pcap|doc|19|19"
     "tcptrace-input/urgent.dmp|peers|-|5"
     "tcptrace-input/zwnd.dmp|peers|-|0"
-    "tcptrace-input/single_byte_rexmit.dmp|bug|3|-"
+    "tcptrace-input/single_byte_rexmit.dmp|doc|3|4"
 )
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rexmit_vs_peers.XXXXXX") || exit 1

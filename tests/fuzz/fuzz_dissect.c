@@ -9,7 +9,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const int links[] = {TN_LINK_ETHERNET, TN_LINK_RAW, TN_LINK_NULL, TN_LINK_LOOP,
-                                TN_LINK_LINUX_SLL, TN_LINK_LINUX_SLL2, TN_LINK_IPV4, TN_LINK_IPV6};
+                                TN_LINK_LINUX_SLL, TN_LINK_LINUX_SLL2, TN_LINK_IPV4, TN_LINK_IPV6,
+                                TN_LINK_PPP, TN_LINK_C_HDLC, TN_LINK_FDDI, TN_LINK_NFLOG,
+                                TN_LINK_PPI, TN_LINK_IEEE802_11, TN_LINK_RADIOTAP};
     if (size < 1)
         return 0;
     struct tn_dissect_cfg cfg;

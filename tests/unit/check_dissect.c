@@ -193,6 +193,34 @@ static const uint8_t null_be_inet6_30[] = {0x00, 0x00, 0x00, 0x1e};
 static const uint8_t loop_inet[] = {0x00, 0x00, 0x00, 0x02};
 /* OpenBSD loop: AF_INET6 24 */
 static const uint8_t loop_inet6[] = {0x00, 0x00, 0x00, 0x18};
+/* PPP with address 0xff, control 0x03, protocol 0x0021 (IPv4), RFC 1662 §3.1 */
+static const uint8_t ppp_hdlc_ip4[] = {0xff, 0x03, 0x00, 0x21};
+/* PPP with address/control and protocol field compression: protocol 0x57 (IPv6) in 1 byte */
+static const uint8_t ppp_pfc_ip6[] = {0x57};
+/* Cisco HDLC: address 0x0f (unicast), control 0, EtherType 0x0800 */
+static const uint8_t chdlc_ip4[] = {0x0f, 0x00, 0x08, 0x00};
+/* FDDI: frame control 0x50 (LLC), destination, source, then LLC/SNAP aa aa 03, OUI 0, 0x0800 */
+static const uint8_t fddi_ip4[] = {0x50, 0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x00, 0x66, 0x77,
+                                   0x88, 0x99, 0xaa, 0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x00};
+/* PPI version 0, flags 0, length 8 (LE), link type 1 (LE), then an Ethernet header (IPv4) */
+static const uint8_t ppi_eth_ip4[] = {0x00, 0x00, 0x08, 0x00, 0x01, 0x00, 0x00, 0x00,
+                                      0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x00, 0x66, 0x77,
+                                      0x88, 0x99, 0xaa, 0x08, 0x00};
+/* 802.11 data frame: frame control 0x08 0x02 (type data, subtype 0, from DS), duration,
+ * 3 addresses, sequence control; then LLC/SNAP aa aa 03 000000 0800 */
+static const uint8_t wlan_ip4[] = {0x08, 0x02, 0x00, 0x00, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                   13, 14, 15, 16, 17, 18, 0x00, 0x00,
+                                   0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x00};
+/* 802.11 QoS data (0x88), to and from DS (0x03): a fourth address and QoS control; LLC/SNAP 86dd */
+static const uint8_t wlan_qos_wds_ip6[] = {0x88, 0x03, 0x00, 0x00, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+                                           11, 12, 13, 14, 15, 16, 17, 18, 0x00, 0x00,
+                                           21, 22, 23, 24, 25, 26, 0x00, 0x00,
+                                           0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x86, 0xdd};
+/* radiotap version 0, length 8 (LE), no fields present; then the 802.11 data frame above */
+static const uint8_t radiotap_wlan_ip4[] = {0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                            0x08, 0x02, 0x00, 0x00, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+                                            11, 12, 13, 14, 15, 16, 17, 18, 0x00, 0x00,
+                                            0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x00};
 static const uint8_t no_hdr[1];
 
 enum body { B_SYN4, B_DATA4, B_DATA6 };
@@ -231,6 +259,15 @@ static const struct link_case {
     {"raw 14", TN_LINK_RAW_14, no_hdr, 0, B_DATA6, 0, 0},
     {"ipv4 228", TN_LINK_IPV4, no_hdr, 0, B_SYN4, 0, 0},
     {"ipv6 229", TN_LINK_IPV6, no_hdr, 0, B_DATA6, 0, 0},
+    {"ppp hdlc ipv4", TN_LINK_PPP, ppp_hdlc_ip4, sizeof ppp_hdlc_ip4, B_SYN4, 0, 0},
+    {"ppp pfc ipv6", TN_LINK_PPP, ppp_pfc_ip6, sizeof ppp_pfc_ip6, B_DATA6, 0, 0},
+    {"ppp 50 ipv4", TN_LINK_PPP_HDLC, ppp_hdlc_ip4, sizeof ppp_hdlc_ip4, B_DATA4, 0, 0},
+    {"cisco hdlc", TN_LINK_C_HDLC, chdlc_ip4, sizeof chdlc_ip4, B_SYN4, 0, 0},
+    {"fddi llc/snap", TN_LINK_FDDI, fddi_ip4, sizeof fddi_ip4, B_DATA4, 0, 0},
+    {"ppi ethernet", TN_LINK_PPI, ppi_eth_ip4, sizeof ppi_eth_ip4, B_SYN4, 0, 0},
+    {"802.11 data", TN_LINK_IEEE802_11, wlan_ip4, sizeof wlan_ip4, B_DATA4, 0, 0},
+    {"802.11 qos wds", TN_LINK_IEEE802_11, wlan_qos_wds_ip6, sizeof wlan_qos_wds_ip6, B_DATA6, 0, 0},
+    {"radiotap 802.11", TN_LINK_RADIOTAP, radiotap_wlan_ip4, sizeof radiotap_wlan_ip4, B_SYN4, 0, 0},
 };
 
 static const struct body_info {
@@ -348,6 +385,32 @@ START_TEST(test_link_other)
     ck_assert_uint_eq(p.anoms.bits, A(LINK_UNKNOWN));
     ck_assert(!tn_dissect_link_supported(147));
     ck_assert(tn_dissect_link_supported(TN_LINK_LINUX_SLL2));
+
+    /* NFLOG: header (AF_INET, version 0, resource 0), a packet-header TLV (length 8, type 1,
+     * LE), then the payload TLV (type 9) holding the IPv4 SYN, padded to 4 bytes */
+    {
+        uint8_t nf[128] = {0x02, 0x00, 0x00, 0x00, 0x08, 0x00, 0x01, 0x00, 0x08, 0x00, 0x00, 0x00};
+        size_t n = 12;
+        nf[n++] = (uint8_t)(4 + sizeof ip4_syn);
+        nf[n++] = 0;
+        nf[n++] = 0x09;
+        nf[n++] = 0x00;
+        memcpy(nf + n, ip4_syn, sizeof ip4_syn);
+        n += sizeof ip4_syn;
+        ck_assert_int_eq(dis(TN_LINK_NFLOG, nf, n, &p), TN_DIS_OK);
+        ck_assert_int_eq(p.kind, TN_PK_TCP);
+        ck_assert_uint_eq(p.ipver, 4);
+        ck_assert_uint_eq(p.anoms.bits, 0);
+        /* cut by the snap length inside a TLV header: truncated (the wire had it all) */
+        ck_assert_int_eq(dis_cw(NULL, TN_LINK_NFLOG, nf, 14, (uint32_t)n, &p), TN_DIS_TRUNCATED);
+    }
+    /* PPI around a link type we do not read (802.11 with FCS is read; 147 is a user type) */
+    {
+        static const uint8_t ppi_user[] = {0x00, 0x00, 0x08, 0x00, 0x93, 0x00, 0x00, 0x00, 0x45};
+        ck_assert_int_eq(dis(TN_LINK_PPI, ppi_user, sizeof ppi_user, &p), TN_DIS_OK);
+        ck_assert_int_eq(p.kind, TN_PK_OTHER);
+        ck_assert_uint_eq(p.anoms.bits, A(LINK_UNKNOWN));
+    }
 
     /* Linux cooked v2 names the interface (ifindex 2 in the fixture's bytes 4-7): what the live
      * two-point capture on "any" sorts packets by; other link types leave it 0 */
