@@ -274,12 +274,13 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
     if (fl & TN_TCP_FIN) {
         ds->fin++;
         struct tn_dir_priv *dp = &cp->dp[d];
-        fin_rel = tn_rel_seq(ds, p->tcp.seq) + p->payload_len;
+        fin_rel = tn_rel_seq(ds, p->tcp.seq) + ((fl & TN_TCP_SYN) ? 1 : 0) + p->payload_len;
+        /* the FIN's sequence byte was sent before: by an earlier FIN, or it lies below what
+         * the direction already sent (a FIN on the SYN's byte, say) */
+        fin_again = (dp->fin_seen && fin_rel == dp->fin_rel) || fin_rel < ds->hi_rel;
         if (!dp->fin_seen) {
             dp->fin_seen = true;
             dp->fin_rel = fin_rel;
-        } else {
-            fin_again = fin_rel == dp->fin_rel;   /* the same FIN byte again */
         }
     }
     if (fl & TN_TCP_RST) {

@@ -59,6 +59,8 @@ ENTRIES=(
     "zeek-traces/http/206_example_a.pcap|doc|19|19"
     "tcptrace-input/urgent.dmp|peers|-|5"
     "tcptrace-input/zwnd.dmp|peers|-|0"
+    "zeek-traces/tcp/syn-then-stuff-then-rst.pcap|peers|-|1"
+    "tcpdump-tests/tcp_eight_lowest_weight_flags_set.pcap|peers|-|0"
     "tcptrace-input/single_byte_rexmit.dmp|doc|3|4"
 )
 
