@@ -37,8 +37,13 @@ static const char *endpoint(const struct tn_addr *a, uint16_t port, char *buf, s
 
 void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel)
 {
-    size_t n = tn_analyzer_conn_count(a);
-    fprintf(out, "%zu connection%s:\n", n, n == 1 ? "" : "s");
+    size_t n = tn_analyzer_conn_count(a), shown = 0;
+    for (size_t i = 0; i < n; i++)
+        shown += tn_selected(sel, tn_analyzer_conn(a, i)->idx);
+    if (shown == n)
+        fprintf(out, "%zu connection%s:\n", n, n == 1 ? "" : "s");
+    else
+        fprintf(out, "%zu connection%s, %zu selected:\n", n, n == 1 ? "" : "s", shown);
     for (size_t i = 0; i < n; i++) {
         const struct tn_conn *c = tn_analyzer_conn(a, i);
         if (!tn_selected(sel, c->idx))
