@@ -11,9 +11,7 @@ struct tn_analyzer {
     struct tn_conn_priv **conns;
     size_t nconns, cap;
     struct tn_trace_stats st;
-    struct tn_flowkey last_key;   /* most packets belong to the previous packet's connection */
-    uint64_t last_hash;
-    long last_idx;                /* -1: none */
+    long last_idx;                /* the previous packet's connection, -1: none */
     size_t *active;               /* indexes of the connections not retired */
     size_t nactive, cap_active;
 };
@@ -120,6 +118,24 @@ static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt 
     return cp;
 }
 
+static inline bool addr_eq(const struct tn_addr *x, const struct tn_addr *y)
+{
+    if (x->family != y->family)
+        return false;
+    return memcmp(x->a, y->a, x->family == 4 ? 4 : 16) == 0;
+}
+
+/* Is p a packet of connection c, either way? */
+static bool same_conn(const struct tn_conn *c, const struct tn_pkt *p)
+{
+    if (c->proto != p->kind)
+        return false;
+    if (p->sport == c->a_port && p->dport == c->b_port && addr_eq(&p->src, &c->a) && addr_eq(&p->dst, &c->b))
+        return true;
+    return p->sport == c->b_port && p->dport == c->a_port && addr_eq(&p->src, &c->b) &&
+           addr_eq(&p->dst, &c->a);
+}
+
 static enum tn_dir dir_of(const struct tn_conn *c, const struct tn_pkt *p)
 {
     bool is_a = p->sport == c->a_port && memcmp(p->src.a, c->a.a, 16) == 0;
@@ -132,23 +148,32 @@ void tn_analyzer_add(struct tn_analyzer *a, const struct tn_pkt *p, int status, 
     if (p->kind != TN_PK_TCP && p->kind != TN_PK_DFCP)
         return;
 
-    struct tn_flowkey key;
-    uint64_t hash;
-    tn_flowkey_make(p, &key, &hash);
-    long idx = a->last_idx >= 0 && hash == a->last_hash && memcmp(&key, &a->last_key, sizeof key) == 0
-                   ? a->last_idx
-                   : tn_flowtab_lookup(a->flows, &key, hash);
-    struct tn_conn_priv *cp = idx >= 0 && !a->conns[idx]->pub.retired ? a->conns[idx] : NULL;
-    if (cp && p->kind == TN_PK_TCP && tn_tcp_conn_is_reuse(cp, dir_of(&cp->pub, p), p))
-        cp = NULL;
-    if (!cp) {
+    /* most packets belong to the previous packet's connection: compare its endpoints first */
+    long idx = a->last_idx;
+    struct tn_conn_priv *cp = idx >= 0 ? a->conns[idx] : NULL;
+    if (!cp || cp->pub.retired || !same_conn(&cp->pub, p)) {
+        struct tn_flowkey key;
+        uint64_t hash;
+        tn_flowkey_make(p, &key, &hash);
+        idx = tn_flowtab_lookup(a->flows, &key, hash);
+        cp = idx >= 0 && !a->conns[idx]->pub.retired ? a->conns[idx] : NULL;
+        if (cp && p->kind == TN_PK_TCP && tn_tcp_conn_is_reuse(cp, dir_of(&cp->pub, p), p))
+            cp = NULL;
+        if (!cp) {
+            cp = new_conn(a, p, hash);
+            idx = (long)a->nconns - 1;
+            tn_flowtab_set(a->flows, &key, hash, idx);
+        }
+        a->last_idx = idx;
+    } else if (p->kind == TN_PK_TCP && tn_tcp_conn_is_reuse(cp, dir_of(&cp->pub, p), p)) {
+        struct tn_flowkey key;
+        uint64_t hash;
+        tn_flowkey_make(p, &key, &hash);
         cp = new_conn(a, p, hash);
         idx = (long)a->nconns - 1;
         tn_flowtab_set(a->flows, &key, hash, idx);
+        a->last_idx = idx;
     }
-    a->last_key = key;
-    a->last_hash = hash;
-    a->last_idx = idx;
 
     struct tn_conn *c = &cp->pub;
     enum tn_dir d = dir_of(c, p);
