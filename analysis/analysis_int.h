@@ -72,6 +72,8 @@ enum tn_episode { TN_EP_NONE = 0, TN_EP_RECOVERY, TN_EP_RTO };
 
 /* Sender-side state of one direction for the inference (the direction's data, the other
  * direction's ACKs). */
+#define TN_HALF_RECENT 8
+
 struct tn_sender {
     struct tn_seg *segs;       /* ring, grown on demand (memory follows the window) */
     unsigned seg_head, seg_n, seg_cap;
@@ -95,6 +97,9 @@ struct tn_sender {
     double min_rtt_ms;
     double half_ms, half_min_ms;   /* monitor <-> this endpoint round trip, from TS echoes */
     bool half_init;
+    double half_recent[TN_HALF_RECENT]; /* the last echo samples, to see a queue behind */
+    unsigned half_n;
+    double half_low;           /* their least */
     double min_ack_ms;         /* smallest data -> ACK time seen (monitor <-> receiver) */
     bool zero_window;          /* receiver advertised zero */
     uint32_t rwnd;             /* last window advertised to this sender (scaled) */

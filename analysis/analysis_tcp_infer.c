@@ -536,12 +536,22 @@ static void account_limiter(const struct tn_conn *c, struct tn_sender *s, const 
 
 /* Round trip from the monitor to the sender and back, in ns: how long after an ACK passes the
  * monitor the data it releases passes it (0 next to the sender). */
+/* Echo times next to a sender are tens of microseconds; above this a queue sits between. */
+#define QUEUE_BEHIND_MS 2.0
+
 static int64_t reaction_ns(const struct tn_conn_priv *cp, enum tn_dir sd)
 {
-    /* next to the sender it reacts at once (its echo delays are its own, not the path's) */
+    /* Next to the sender it reacts at once: echo times there are the sender's own few
+     * microseconds.  Unless the echoes say otherwise: a monitor after a router's queue (say on
+     * the bottleneck's egress) looks near the sender in the handshake, yet sees the data an
+     * ACK releases only once it has crossed that queue.  The least of the recent echo times is
+     * an ACK that released data at once, so it is that queue's delay; only when even it is
+     * late does a queue sit between (next to a sender one late echo is a stalled sender). */
+    const struct tn_sender *s = cp->dp[sd].snd;
+    bool echoes = s && s->half_init;
     enum tn_vantage near_sender = sd == TN_A2B ? TN_VP_NEAR_A : TN_VP_NEAR_B;
     if (cp->pub.vantage == near_sender)
-        return 0;
+        return echoes && s->half_low > QUEUE_BEHIND_MS ? (int64_t)(s->half_low * 1e6) : 0;
     return (int64_t)(sender_half_ms(cp, sd) * 1e6);
 }
 
@@ -767,6 +777,12 @@ void tn_infer_ts(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_d
     double v = s->half_init ? fmin(r, fmax(2 * s->half_ms, 4 * s->half_min_ms) + 1.0) : r;
     s->half_ms = s->half_init ? 0.875 * s->half_ms + 0.125 * v : v;
     s->half_init = true;
+    /* the least of the last 8: what the path takes when the sender answers at once */
+    s->half_recent[s->half_n++ % TN_HALF_RECENT] = r;
+    unsigned m = s->half_n < TN_HALF_RECENT ? s->half_n : TN_HALF_RECENT;
+    s->half_low = r;
+    for (unsigned i = 0; i < m; i++)
+        s->half_low = fmin(s->half_low, s->half_recent[i]);
     /* the peer's data: its receiver (this side) just echoed it; a full TS round trip */
     if (cp->pub.d[!d].data_seen)
         tn_stat_add(&cp->pub.inf[!d].rtt_ts_ms, r + sender_half_ms(cp, (enum tn_dir)!d));

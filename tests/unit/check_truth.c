@@ -1,4 +1,4 @@
-/* check_truth.c - the TCP inference on the lab's sender-side captures, pinned to what the
+/* check_truth.c - the TCP inference on the lab's sender-side (and router) captures, pinned to what the
  * kernel recorded in the same run (samples/<name>/tcp_retransmit.csv, tcp_cong_state.csv,
  * tcp_probe.csv, manifest.txt; docs/lab.md).  The expected values are read from the kernel's
  * files here, with a parser of this test's own, not from the program's output. */
@@ -12,7 +12,7 @@
 
 struct sample_case {
     const char *dir;
-    const char *pcap;          /* sender-side capture */
+    const char *pcap;          /* sender-side capture, or a router's next to the sender */
     int flow;                  /* flow number in the manifest */
 };
 
@@ -24,6 +24,10 @@ static const struct sample_case cases[] = {
     {"cubic-owd25", "snd1_eth0.pcap", 1},
     {"cubic-owd50", "snd1_eth0.pcap", 1},
     {"cubic-queue-4points", "snd1_eth0.pcap", 1},
+    /* the router's ingress, and its bottleneck egress: behind the queue, where the sender's
+     * reaction to an ACK shows only after the queue delay (tens of ms here) */
+    {"cubic-queue-4points", "rtr_s1.pcap", 1},
+    {"cubic-queue-4points", "rtr_bn0.pcap", 1},
     {"dumbbell-cubic-rtt", "snd1_eth0.pcap", 1},
     {"dumbbell-cubic-rtt", "snd2_eth0.pcap", 2},
     {"parkinglot-cubic", "snd1_eth0.pcap", 1},
