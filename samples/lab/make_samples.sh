@@ -14,6 +14,7 @@ SPECS=(
 "dumbbell-cubic-rtt|dumbbell --flows cubic,cubic --rate 10mbit --limit 50p --delay 5 --access-delay 0,40 --duration 5 --capture snd,rcv"
 "parkinglot-cubic|parkinglot --flows cubic,cubic,cubic --rate 10mbit --limit 50p --delay 5 --duration 4 --capture snd,rcv"
 "dfcp-loss|single --flows dfcp --rate 10mbit --limit 50p --delay 10 --loss 0.02 --duration 3 --capture snd,rcv --dfcp-opts -r_9000000"
+"dfcp-fail|single --flows dfcp --rate 10mbit --limit 50p --delay 10 --loss 0.05 --duration 3 --capture snd,rcv --dfcp-opts -r_9000000_-n_36"
 "dfcp-cubic-fair|single --flows dfcp,cubic --fair --rate 10mbit --limit 30p --delay 10 --duration 3 --capture snd,rcv --dfcp-opts -r_6000000"
 "cubic-queue-4points|single --flows cubic --rate 10mbit --limit 50p --delay 10 --duration 3 --capture snd,rin,rout,rcv --backlog-ms 10"
 "cubic-owd5|single --flows cubic --rate 10mbit --limit 50p --delay 5 --duration 3 --capture snd,rcv --label owd=5ms"
@@ -28,6 +29,8 @@ accept() {
     reno-smallq)
         grep -q ',Loss$' "$2/tcp_cong_state.csv" &&
             [ "$(sed -n 's/^bn1_qdisc_drops=//p' "$2/manifest.txt")" -gt 0 ] ;;
+    dfcp-fail)
+        [ "$(sed -n 's/^failed=//p' "$2/dfcp_recv_flow1.txt")" -gt 0 ] ;;
     *) return 0 ;;
     esac
 }

@@ -523,7 +523,10 @@ END_TEST
  *    ground-truth log) has the same outcome here, the counts are equal, and the goodput is
  *    within 1% of the receiver's goodput_bps (dfcp_recv_flowN.txt);
  *  - sender capture <src_node>_eth0.pcap: every block has exactly n symbols, n being the
- *    configured value in dfcp_send_flowN.txt, and as many blocks as the sender's log. */
+ *    configured value in dfcp_send_flowN.txt, and as many blocks, decoded and failed as the
+ *    sender's log counted from the BACKs it received.
+ * dfcp-fail (n = 36 of which 34 are needed, 5% loss) must contribute failed blocks. */
+static uint64_t lab_failed_checked;
 static bool kv_get(const char *path, const char *key, char *out, size_t len)
 {
     FILE *fp = fopen(path, "r");
@@ -586,6 +589,7 @@ static void check_receiver(const char *dir, int flow, const struct tn_conn *c)
     ck_assert_uint_eq(c->dfcp.decoded, dec);
     ck_assert_uint_eq(c->dfcp.failed, fail);
     ck_assert_uint_eq(c->dfcp.unacked, n - dec - fail);
+    lab_failed_checked += fail;
     snprintf(path, sizeof path, "%s/dfcp_recv_flow%d.txt", dir, flow);
     ck_assert_msg(kv_get(path, "goodput_bps", val, sizeof val), "%s: no goodput_bps", path);
     double want = strtod(val, NULL);
@@ -602,6 +606,10 @@ static void check_sender(const char *dir, int flow, const struct tn_conn *c)
     ck_assert_msg(kv_get(path, "blocks", val, sizeof val), "%s: no blocks", path);
     ck_assert_uint_eq(c->dfcp.blocks, strtoull(val, NULL, 10));
     ck_assert_uint_eq(c->dfcp.n, n);
+    ck_assert_msg(kv_get(path, "decoded", val, sizeof val), "%s: no decoded", path);
+    ck_assert_uint_eq(c->dfcp.decoded, strtoull(val, NULL, 10));
+    ck_assert_msg(kv_get(path, "failed", val, sizeof val), "%s: no failed", path);
+    ck_assert_uint_eq(c->dfcp.failed, strtoull(val, NULL, 10));
     for (size_t i = 0; i < c->nblocks; i++)
         ck_assert_msg(c->blocks[i].symbols_seen == n && c->blocks[i].n == n,
                       "%s: block %u: %u symbols of %u, configured %u", dir, c->blocks[i].block,
@@ -654,6 +662,7 @@ START_TEST(test_lab_samples_vs_endpoint_logs)
     DIR *d = opendir(TN_SAMPLES_DIR);
     ck_assert_ptr_nonnull(d);
     int checked = 0;
+    lab_failed_checked = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.')
@@ -665,6 +674,9 @@ START_TEST(test_lab_samples_vs_endpoint_logs)
     closedir(d);
     fprintf(stderr, "dfcp_analysis: %d DFCP lab captures checked against the endpoint logs\n",
             checked);
+    /* dfcp-loss, dfcp-fail and dfcp-cubic-fair, each at the sender and the receiver */
+    ck_assert_int_ge(checked, 6);
+    ck_assert_uint_ge(lab_failed_checked, 1);
 }
 END_TEST
 
