@@ -15,6 +15,9 @@
 #define HYSTART_LOW_WINDOW 16.0
 #define HYSTART_MIN_SAMPLES 8
 #define NFLAVOR 2
+#define SS_ROUNDS 4                 /* rounds of slow growth that mean slow start is over */
+#define SS_GROWTH 1.25              /* slow start at least doubles the flight per round (1.5 with
+                                     * delayed ACKs counted per ACK); below this it is not */
 
 struct flavor_state {
     double cwnd, ssthresh, cwnd_cnt;
@@ -40,6 +43,10 @@ struct tn_cc_model {
     bool hs_found;
     bool hs_exit_now;          /* the CUBIC replay left slow start on this ACK */
     char hs_why[80];
+    /* the largest flight of each of the last rounds, to see a slow start that ended unseen */
+    double round_flight, round_hist[SS_ROUNDS];
+    bool round_rwnd;           /* the receiver's window bounded the flight in this round */
+    unsigned rounds_clean;     /* consecutive finished rounds not bounded by the receiver */
     struct flavor_state f[NFLAVOR];   /* [0] Reno, [1] CUBIC */
 };
 
@@ -162,6 +169,13 @@ static void cubic_ack(struct tn_cc_model *m, struct flavor_state *f, int64_t t_n
 static void hystart_round(struct tn_cc_model *m, const struct tn_cc_ack *a, int64_t una)
 {
     if (!m->hs_end_seq || una >= m->hs_end_seq) {   /* a new round begins */
+        if (m->hs_end_seq) {
+            memmove(m->round_hist, m->round_hist + 1, (SS_ROUNDS - 1) * sizeof *m->round_hist);
+            m->round_hist[SS_ROUNDS - 1] = m->round_flight;
+            m->rounds_clean = m->round_rwnd ? 0 : m->rounds_clean + 1;
+        }
+        m->round_flight = 0;
+        m->round_rwnd = false;
         m->hs_end_seq = a->snd_nxt;
         m->hs_round_start = m->hs_last_ack = a->t_ns;
         m->hs_curr_rtt = INFINITY;
@@ -232,15 +246,47 @@ static void fit(struct flavor_state *f, double cwnd_segs, double flight_segs)
     f->err[f->nerr++] = fabs(cwnd_segs - flight_segs) / flight_segs;
 }
 
+/* A slow start that ended unseen: the replay is still in slow start, but the flight of the
+ * last SS_ROUNDS rounds grew, and by less than SS_GROWTH a round, and stays below two thirds
+ * of the window - a window-limited sender in slow start would double it.  The sender left slow
+ * start on a loss the monitor could not see (the first segment lost before a receiver-side
+ * monitor, repaired by a probe), or by an exit we do not replay: continue from the flight. */
+static bool slow_start_ended_unseen(const struct tn_cc_model *m, const struct flavor_state *f)
+{
+    if (f->cwnd >= f->ssthresh || f->in_recovery || m->rounds_clean < SS_ROUNDS)
+        return false;
+    const double *h = m->round_hist;
+    for (int i = 0; i < SS_ROUNDS; i++)
+        if (h[i] < 4 || (i && h[i] > SS_GROWTH * h[i - 1]))
+            return false;
+    return h[SS_ROUNDS - 1] > h[0] && f->cwnd > 1.5 * h[SS_ROUNDS - 1];
+}
+
 void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
 {
     double segs = (double)(a->acked + a->sacked) / m->mss;
     double flight = a->flight_max / m->mss, pipe = a->flight_now / m->mss;
     if (a->rtt_ms > 0 && (m->min_rtt_ms < 0 || a->rtt_ms < m->min_rtt_ms))
         m->min_rtt_ms = a->rtt_ms;
+    int64_t rounds_before = m->hs_end_seq;
     hystart_round(m, a, a->snd_nxt - (int64_t)a->flight_now);
+    bool round_ended = m->hs_end_seq != rounds_before && rounds_before;
+    m->round_flight = fmax(m->round_flight, flight);
+    m->round_rwnd |= a->rwnd_limited;
     for (int i = 0; i < NFLAVOR; i++) {
         struct flavor_state *f = &m->f[i];
+        if (round_ended && slow_start_ended_unseen(m, f)) {
+            f->cwnd = f->ssthresh = floor(m->round_hist[SS_ROUNDS - 1]);
+            f->cwnd_cnt = 0;
+            f->last_max = f->cwnd;   /* CUBIC grows on from here */
+            f->epoch_start = 0;
+            if (i == F_CUBIC && !m->hs_found) {
+                m->hs_found = m->hs_exit_now = true;
+                snprintf(m->hs_why, sizeof m->hs_why,
+                         "flight grew less than %.0f%% a round for %d rounds", (SS_GROWTH - 1) * 100,
+                         SS_ROUNDS);
+            }
+        }
         if (f->in_recovery) {
             prr_ack(f, segs, pipe);
             continue;
