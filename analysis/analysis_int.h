@@ -118,7 +118,7 @@ struct tn_sender {
     int64_t last_rexmit_ns;
     int64_t last_head_rexmit_ns;   /* retransmission of the segment at snd_una (rearms the RTO) */
     int64_t last_head_rexmit_start;
-    int64_t tlp_end;           /* a probe retransmission awaiting its ACK (0: none) */
+    int64_t tlp_end;           /* snd_nxt when a probe was retransmitted, awaiting an ACK beyond (0: none) */
     bool tlp_dsack;            /* a D-SACK said the probe was not needed */
     int64_t first_send_ns;
     struct tn_gap rexmits[TN_REXMIT_RING];   /* recent retransmitted ranges (D-SACK matching) */

@@ -14,6 +14,7 @@
 #define CUBIC_C 0.4
 #define HYSTART_LOW_WINDOW 16.0
 #define HYSTART_MIN_SAMPLES 8
+#define HYSTART_ACK_DELAY_MS 1.0
 #define NFLAVOR 2
 #define SS_ROUNDS 4                 /* rounds of slow growth that mean slow start is over */
 #define SS_GROWTH 1.25              /* slow start at least doubles the flight per round (1.5 with
@@ -189,13 +190,17 @@ static void hystart_check(struct tn_cc_model *m, struct flavor_state *f, const s
         return;
 
     double delay_min = m->min_rtt_ms;
-    /* ACK train: ACKs closer than 2 ms to each other since the round began */
-    if ((double)(a->t_ns - m->hs_last_ack) / 1e6 <= 2.0) {
+    /* ACK train: ACKs at most HYSTART_ACK_DELAY_MS apart since the round began, for longer than
+     * half the minimum RTT (plus that delay).  Linux's spacing is min(1 ms, 4 GSO sizes at the
+     * pacing rate): 1 ms below 2 Gbit/s; with 2 ms, ACKs clocked out of a 10 Mbit/s bottleneck
+     * (1.2 ms apart) made a train of every round and the exit came 2-4 rounds early. */
+    if ((double)(a->t_ns - m->hs_last_ack) / 1e6 <= HYSTART_ACK_DELAY_MS) {
         m->hs_last_ack = a->t_ns;
-        if ((double)(a->t_ns - m->hs_round_start) / 1e6 > delay_min / 2) {
+        double thresh = (delay_min + HYSTART_ACK_DELAY_MS) / 2;
+        if ((double)(a->t_ns - m->hs_round_start) / 1e6 > thresh) {
             m->hs_found = true;
-            m->hs_why[0] = 0;   /* ACK-train exits are not reported: against the kernel they
-                                 * came 2-4 RTTs early on the lab samples (docs/inference.md) */
+            snprintf(m->hs_why, sizeof m->hs_why, "HyStart: ACK train of %.1f ms > %.1f ms",
+                     (double)(a->t_ns - m->hs_round_start) / 1e6, thresh);
         }
     }
     if (a->rtt_ms > 0 && m->hs_samples < HYSTART_MIN_SAMPLES) {

@@ -437,7 +437,7 @@ static void on_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
     tn_rec_event(ctx, &cp->pub, d, k, p, (uint64_t)si->start, (uint32_t)(si->end - si->start),
                  "%s%s", prefix, why);
     if (k == TN_EV_REXMIT_OTHER && s->episode == TN_EP_NONE) {
-        s->tlp_end = si->end;
+        s->tlp_end = cp->pub.d[d].hi_rel;   /* Linux's tlp_high_seq: snd_nxt at the probe */
         s->tlp_dsack = false;
     }
     if (k == TN_EV_REXMIT_RTO)
@@ -864,9 +864,24 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
         }
         if (s->last_rexmit_ns && ack_rel >= s->last_rexmit_end)
             s->last_rexmit_ns = 0;
-        if (s->tlp_end && ack_rel >= s->tlp_end) {   /* the probe repaired a loss */
-            if (!s->tlp_dsack && s->episode == TN_EP_NONE)
+        /* an ACK beyond the probe's snd_nxt: the probe repaired a loss (tcp_process_tlp_ack);
+         * one that only reaches it may still be answered by a D-SACK */
+        if (s->tlp_end && ack_rel > s->tlp_end) {
+            if (!s->tlp_dsack && s->episode == TN_EP_NONE) {
                 tn_cc_on_cwr(s->models);
+                if (!s->first_loss.t_ns) {   /* the window was cut: slow start is over */
+                    s->first_loss = (struct tn_event){.t_ns = t, .pkt = p->num, .seq = (uint64_t)s->una,
+                                                      .kind = TN_EV_SLOWSTART_END, .dir = (uint8_t)d};
+                    snprintf(s->first_loss.detail, sizeof s->first_loss.detail,
+                             "loss repaired by a tail loss probe (window reduced, CWR)");
+                }
+                if (!inf->slowstart_ended) {
+                    inf->slowstart_ended = true;
+                    inf->slowstart_end_ns = t;
+                    tn_rec_event(ctx, c, d, TN_EV_SLOWSTART_END, p, (uint64_t)s->una, 0, "%s",
+                                 s->first_loss.detail);
+                }
+            }
             s->tlp_end = 0;
         }
         sack_prune(s);
@@ -883,6 +898,8 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
             end_episode(ctx, cp, sd, d, p, "ACK covers the recovery point");
     } else if (c->d[d].dup_run > s->dupacks) {
         s->dupacks = c->d[d].dup_run;
+        if (s->tlp_end && ack_rel == s->tlp_end && !p->tcp.opt.nsack)
+            s->tlp_end = 0;   /* a pure duplicate at the probe's snd_nxt: both copies arrived */
         if (s->dupacks >= 2 && s->asked_lo != s->una) {   /* the hole the receiver asks for */
             s->asked_lo = s->una;
             s->asked_hi = c->d[sd].hi_rel;
