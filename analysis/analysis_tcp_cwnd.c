@@ -203,11 +203,14 @@ static void hystart_check(struct tn_cc_model *m, struct flavor_state *f, const s
                      (double)(a->t_ns - m->hs_round_start) / 1e6, thresh);
         }
     }
-    if (a->rtt_ms > 0 && m->hs_samples < HYSTART_MIN_SAMPLES) {
+    /* Delay: the round's smallest RTT sample, once more than HYSTART_MIN_SAMPLES were taken,
+     * above the minimum by clamp(min/8, 4, 16) ms (Linux hystart_update, every ACK) */
+    if (a->rtt_ms > 0) {
         if (a->rtt_ms < m->hs_curr_rtt)
             m->hs_curr_rtt = a->rtt_ms;
-        m->hs_samples++;
-        if (m->hs_samples == HYSTART_MIN_SAMPLES) {
+        if (m->hs_samples < HYSTART_MIN_SAMPLES) {
+            m->hs_samples++;
+        } else {
             double thresh = delay_min / 8;
             thresh = thresh < 4 ? 4 : thresh > 16 ? 16 : thresh;
             if (m->hs_curr_rtt > delay_min + thresh) {
@@ -306,10 +309,10 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
         double sent = a->sent_flight_max / m->mss;
         if (sent > f->cwnd + 0.5)
             f->cwnd = floor(sent);   /* it sent while the pipe was below its window */
+        if (i == F_CUBIC && segs > 0)   /* Linux samples every ACK, limited or not */
+            hystart_check(m, f, a);
         if (segs <= 0 || !cwnd_limited)
             continue;
-        if (i == F_CUBIC)
-            hystart_check(m, f, a);
         if (i == F_RENO)
             reno_ack(f, segs);
         else
