@@ -46,8 +46,11 @@ struct tn_cc_model {
     char hs_why[80];
     /* the largest flight of each of the last rounds, to see a slow start that ended unseen */
     double round_flight, round_hist[SS_ROUNDS];
+    double round_pipe_min;     /* the smallest pipe after an ACK in this round */
     bool round_rwnd;           /* the receiver's window bounded the flight in this round */
-    unsigned rounds_clean;     /* consecutive finished rounds not bounded by the receiver */
+    unsigned rounds_clean;     /* consecutive finished rounds the window clocked: not bounded
+                                * by the receiver, and the pipe never fell below half its top
+                                * (an application that pauses drains it) */
     struct flavor_state f[NFLAVOR];   /* [0] Reno, [1] CUBIC */
 };
 
@@ -173,9 +176,11 @@ static void hystart_round(struct tn_cc_model *m, const struct tn_cc_ack *a, int6
         if (m->hs_end_seq) {
             memmove(m->round_hist, m->round_hist + 1, (SS_ROUNDS - 1) * sizeof *m->round_hist);
             m->round_hist[SS_ROUNDS - 1] = m->round_flight;
-            m->rounds_clean = m->round_rwnd ? 0 : m->rounds_clean + 1;
+            bool clocked = !m->round_rwnd && m->round_pipe_min >= 0.5 * m->round_flight;
+            m->rounds_clean = clocked ? m->rounds_clean + 1 : 0;
         }
         m->round_flight = 0;
+        m->round_pipe_min = INFINITY;
         m->round_rwnd = false;
         m->hs_end_seq = a->snd_nxt;
         m->hs_round_start = m->hs_last_ack = a->t_ns;
@@ -280,6 +285,7 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     hystart_round(m, a, a->snd_nxt - (int64_t)a->flight_now);
     bool round_ended = m->hs_end_seq != rounds_before && rounds_before;
     m->round_flight = fmax(m->round_flight, flight);
+    m->round_pipe_min = fmin(m->round_pipe_min, pipe);
     m->round_rwnd |= a->rwnd_limited;
     for (int i = 0; i < NFLAVOR; i++) {
         struct flavor_state *f = &m->f[i];
