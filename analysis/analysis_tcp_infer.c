@@ -325,6 +325,25 @@ static void end_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, en
     s->reno_sacked = 0;
 }
 
+/* The sender's window was cut (a loss, or a loss repaired by a probe): slow start is over.
+ * The first such moment is kept in case a HyStart exit recorded earlier has to be taken back
+ * (tn_infer_finish); the event is recorded once, with the data direction d. */
+static void slowstart_over(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
+                           struct tn_sender *s, const struct tn_pkt *p, int64_t t, const char *why)
+{
+    if (!s->first_loss.t_ns) {
+        s->first_loss = (struct tn_event){.t_ns = t, .pkt = p->num, .seq = (uint64_t)s->una,
+                                          .kind = TN_EV_SLOWSTART_END, .dir = (uint8_t)d};
+        snprintf(s->first_loss.detail, sizeof s->first_loss.detail, "%s", why);
+    }
+    struct tn_tcp_infer *inf = &c->inf[d];
+    if (!inf->slowstart_ended) {
+        inf->slowstart_ended = true;
+        inf->slowstart_end_ns = t;
+        tn_rec_event(ctx, c, d, TN_EV_SLOWSTART_END, p, (uint64_t)s->una, 0, "%s", s->first_loss.detail);
+    }
+}
+
 static void start_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
                           const struct tn_pkt *p, enum tn_episode ep, const char *why)
 {
@@ -350,17 +369,10 @@ static void start_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, 
     tn_rec_event(ctx, c, d, ep == TN_EP_RTO ? TN_EV_RTO_START : TN_EV_RECOVERY_START, p,
                  (uint64_t)s->una, 0, "%s; recovery point %lld; flight %.0f B", why,
                  (long long)s->recovery_point, flight);
-    if (!s->first_loss.t_ns) {   /* kept in case a HyStart exit has to be taken back */
-        s->first_loss = (struct tn_event){.t_ns = t, .pkt = p->num, .seq = (uint64_t)s->una,
-                                          .kind = TN_EV_SLOWSTART_END, .dir = (uint8_t)d};
-        snprintf(s->first_loss.detail, sizeof s->first_loss.detail, "loss: %s at flight %.0f B",
-                 ep == TN_EP_RTO ? "timeout" : "fast retransmit", flight);
-    }
-    if (!inf->slowstart_ended) {
-        inf->slowstart_ended = true;
-        inf->slowstart_end_ns = t;
-        tn_rec_event(ctx, c, d, TN_EV_SLOWSTART_END, p, (uint64_t)s->una, 0, "%s", s->first_loss.detail);
-    }
+    char why_ss[64];
+    snprintf(why_ss, sizeof why_ss, "loss: %s at flight %.0f B",
+             ep == TN_EP_RTO ? "timeout" : "fast retransmit", flight);
+    slowstart_over(ctx, c, d, s, p, t, why_ss);
     tn_cc_on_loss(s->models, t, ep == TN_EP_RTO, flight);
 }
 
@@ -534,11 +546,11 @@ static int64_t known_pipe(const struct tn_sender *s, int64_t hi)
 static void account_limiter(const struct tn_conn *c, struct tn_sender *s, const struct tn_cc_ack *a,
                             int64_t t);
 
-/* Round trip from the monitor to the sender and back, in ns: how long after an ACK passes the
- * monitor the data it releases passes it (0 next to the sender). */
 /* Echo times next to a sender are tens of microseconds; above this a queue sits between. */
 #define QUEUE_BEHIND_MS 2.0
 
+/* Round trip from the monitor to the sender and back, in ns: how long after an ACK passes the
+ * monitor the data it releases passes it (0 next to the sender). */
 static int64_t reaction_ns(const struct tn_conn_priv *cp, enum tn_dir sd)
 {
     /* Next to the sender it reacts at once: echo times there are the sender's own few
@@ -869,18 +881,7 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
         if (s->tlp_end && ack_rel > s->tlp_end) {
             if (!s->tlp_dsack && s->episode == TN_EP_NONE) {
                 tn_cc_on_cwr(s->models);
-                if (!s->first_loss.t_ns) {   /* the window was cut: slow start is over */
-                    s->first_loss = (struct tn_event){.t_ns = t, .pkt = p->num, .seq = (uint64_t)s->una,
-                                                      .kind = TN_EV_SLOWSTART_END, .dir = (uint8_t)d};
-                    snprintf(s->first_loss.detail, sizeof s->first_loss.detail,
-                             "loss repaired by a tail loss probe (window reduced, CWR)");
-                }
-                if (!inf->slowstart_ended) {
-                    inf->slowstart_ended = true;
-                    inf->slowstart_end_ns = t;
-                    tn_rec_event(ctx, c, d, TN_EV_SLOWSTART_END, p, (uint64_t)s->una, 0, "%s",
-                                 s->first_loss.detail);
-                }
+                slowstart_over(ctx, c, sd, s, p, t, "loss repaired by a tail loss probe (window reduced, CWR)");
             }
             s->tlp_end = 0;
         }

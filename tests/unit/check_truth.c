@@ -191,6 +191,11 @@ START_TEST(test_sender_side_against_kernel)
         ck_assert_msg(ss_end >= k_before - 0.001 && ss_end <= k_after + 0.010,
                       "%s: slow start ends at %.6f, the kernel's between %.6f and %.6f", p, ss_end,
                       k_before, k_after);
+        bool event = false;   /* and the event says so, in the data's direction */
+        for (size_t i = 0; i < c->nevents; i++)
+            event |= c->events[i].kind == TN_EV_SLOWSTART_END && c->events[i].dir == TN_A2B &&
+                     c->events[i].t_ns == f->slowstart_end_ns;
+        ck_assert_msg(event, "%s: no a2b slowstart_end event at %.6f", p, ss_end);
     }
 
     snprintf(key, sizeof key, "flow%d_cc", sc->flow);
