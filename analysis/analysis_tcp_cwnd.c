@@ -168,12 +168,15 @@ static void cubic_ack(struct tn_cc_model *m, struct flavor_state *f, int64_t t_n
     cong_avoid_ai(f, cubic_cnt(m, f, t_ns, segs), segs);
 }
 
-/* HyStart (Linux hystart_update): rounds of one window; leave slow start at an ACK train as long
- * as half the minimum RTT, or when the round's RTT rises by clamp(min_rtt/8, 4, 16) ms. */
-static void hystart_round(struct tn_cc_model *m, const struct tn_cc_ack *a, int64_t una)
+/* Rounds of one window (HyStart's, Linux hystart_update): a round ends when the ACKs pass the
+ * highest sequence sent when it began.  Returns whether one just ended; keeps each round's
+ * largest flight for slow_start_ended_unseen. */
+static bool hystart_round(struct tn_cc_model *m, const struct tn_cc_ack *a, int64_t una)
 {
+    bool ended = false;
     if (!m->hs_end_seq || una >= m->hs_end_seq) {   /* a new round begins */
-        if (m->hs_end_seq) {
+        ended = m->hs_end_seq != 0;
+        if (ended) {
             memmove(m->round_hist, m->round_hist + 1, (SS_ROUNDS - 1) * sizeof *m->round_hist);
             m->round_hist[SS_ROUNDS - 1] = m->round_flight;
             bool clocked = !m->round_rwnd && m->round_pipe_min >= 0.5 * m->round_flight;
@@ -187,6 +190,7 @@ static void hystart_round(struct tn_cc_model *m, const struct tn_cc_ack *a, int6
         m->hs_curr_rtt = INFINITY;
         m->hs_samples = 0;
     }
+    return ended;
 }
 
 static void hystart_check(struct tn_cc_model *m, struct flavor_state *f, const struct tn_cc_ack *a)
@@ -281,9 +285,7 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     double flight = a->flight_max / m->mss, pipe = a->flight_now / m->mss;
     if (a->rtt_ms > 0 && (m->min_rtt_ms < 0 || a->rtt_ms < m->min_rtt_ms))
         m->min_rtt_ms = a->rtt_ms;
-    int64_t rounds_before = m->hs_end_seq;
-    hystart_round(m, a, a->snd_nxt - (int64_t)a->flight_now);
-    bool round_ended = m->hs_end_seq != rounds_before && rounds_before;
+    bool round_ended = hystart_round(m, a, a->snd_nxt - (int64_t)a->flight_now);
     m->round_flight = fmax(m->round_flight, flight);
     m->round_pipe_min = fmin(m->round_pipe_min, pipe);
     m->round_rwnd |= a->rwnd_limited;
