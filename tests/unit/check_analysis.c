@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "tcp_pkt_helper.h"
 
 static struct tn_analyzer *an;
 static uint64_t pktno;
@@ -24,27 +25,10 @@ static void teardown(void)
 static struct tn_pkt tcp(bool from_client, uint32_t seq, uint32_t ack, uint8_t flags, uint16_t win,
                          uint32_t len)
 {
-    struct tn_pkt p;
-    memset(&p, 0, sizeof p);
-    p.kind = TN_PK_TCP;
-    p.ipver = 4;
-    p.src.family = p.dst.family = 4;
-    uint8_t c[4] = {10, 0, 0, 1}, s[4] = {10, 0, 0, 2};
-    memcpy(p.src.a, from_client ? c : s, 4);
-    memcpy(p.dst.a, from_client ? s : c, 4);
-    p.sport = from_client ? 40000 : 80;
-    p.dport = from_client ? 80 : 40000;
-    p.tcp.seq = seq;
-    p.tcp.ack = ack;
-    p.tcp.flags = flags;
-    p.tcp.win = win;
-    p.payload_len = p.payload_caplen = len;
-    p.wirelen = p.caplen = 54 + len;
     now += 0.001;
-    p.ts.sec = (int64_t)now;
-    p.ts.nsec = (uint32_t)((now - (double)p.ts.sec) * 1e9);
-    p.num = ++pktno;
-    return p;
+    int64_t sec = (int64_t)now;
+    int64_t t_ns = sec * 1000000000 + (uint32_t)((now - (double)sec) * 1e9);
+    return tn_test_tcp(from_client, seq, ack, flags, win, len, t_ns, ++pktno);
 }
 
 static void feed(struct tn_pkt p)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "tcp_pkt_helper.h"
 
 static struct tn_analyzer *an;
 static uint64_t pktno;
@@ -30,28 +31,10 @@ enum { S = TN_TCP_SYN, A = TN_TCP_ACK, F = TN_TCP_FIN };
 static void feed(bool from_client, double t_ms, uint32_t seq, uint32_t ack, uint8_t flags, uint32_t len,
                  const struct tn_tcp_opts *opt)
 {
-    struct tn_pkt p;
-    memset(&p, 0, sizeof p);
-    p.kind = TN_PK_TCP;
-    p.ipver = 4;
-    p.src.family = p.dst.family = 4;
-    uint8_t c[4] = {10, 0, 0, 1}, s[4] = {10, 0, 0, 2};
-    memcpy(p.src.a, from_client ? c : s, 4);
-    memcpy(p.dst.a, from_client ? s : c, 4);
-    p.sport = from_client ? 40000 : 80;
-    p.dport = from_client ? 80 : 40000;
-    p.tcp.seq = seq;
-    p.tcp.ack = ack;
-    p.tcp.flags = flags;
-    p.tcp.win = next_win;
+    int64_t ns = 1000000000000LL + (int64_t)(t_ms * 1e6);
+    struct tn_pkt p = tn_test_tcp(from_client, seq, ack, flags, next_win, len, ns, ++pktno);
     if (opt)
         p.tcp.opt = *opt;
-    p.payload_len = p.payload_caplen = len;
-    p.wirelen = p.caplen = 54 + len;
-    int64_t ns = 1000000000000LL + (int64_t)(t_ms * 1e6);
-    p.ts.sec = ns / 1000000000;
-    p.ts.nsec = (uint32_t)(ns % 1000000000);
-    p.num = ++pktno;
     tn_analyzer_add(an, &p, TN_DIS_OK, "test");
 }
 

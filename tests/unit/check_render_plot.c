@@ -14,6 +14,7 @@
 #include "pipeline_helper.h"
 #include "plot.h"
 #include "render.h"
+#include "tcp_pkt_helper.h"
 
 static const struct tn_analysis_cfg rec_cfg = {
     .record_events = true, .record_series = true, .record_packets = true,
@@ -160,25 +161,8 @@ static uint64_t pktno;
 static struct tn_pkt tcp(bool from_client, uint32_t seq, uint32_t ack, uint8_t flags, uint32_t len,
                          double t)
 {
-    struct tn_pkt p;
-    memset(&p, 0, sizeof p);
-    p.kind = TN_PK_TCP;
-    p.ipver = 4;
-    p.src.family = p.dst.family = 4;
-    uint8_t c[4] = {10, 0, 0, 1}, s[4] = {10, 0, 0, 2};
-    memcpy(p.src.a, from_client ? c : s, 4);
-    memcpy(p.dst.a, from_client ? s : c, 4);
-    p.sport = from_client ? 40000 : 80;
-    p.dport = from_client ? 80 : 40000;
-    p.tcp.seq = seq;
-    p.tcp.ack = ack;
-    p.tcp.flags = flags;
-    p.tcp.win = 60000;
-    p.payload_len = p.payload_caplen = len;
-    p.wirelen = p.caplen = 54 + len;
-    p.ts.sec = 1000 + (int64_t)t;
-    p.ts.nsec = (uint32_t)((t - floor(t)) * 1e9);
-    p.num = ++pktno;
+    int64_t t_ns = (1000 + (int64_t)t) * 1000000000 + (uint32_t)((t - floor(t)) * 1e9);
+    struct tn_pkt p = tn_test_tcp(from_client, seq, ack, flags, 60000, len, t_ns, ++pktno);
     p.ip_id = (uint16_t)pktno;
     return p;
 }

@@ -153,21 +153,52 @@ static const struct tn_conn *conn_of_port(const struct tn_analyzer *an, unsigned
     return NULL;
 }
 
+/* The analyzer of the case's capture (events and series kept) and the connection of its flow,
+ * found by the sender's port in the manifest. */
+static const struct tn_conn *load_flow(const struct sample_case *sc, struct tn_analyzer **an,
+                                       unsigned *port)
+{
+    char p[1024], key[64], val[128];
+    path_of(p, sizeof p, sc->dir, sc->pcap);
+    struct tn_analysis_cfg cfg = {.record_events = true, .record_series = true};
+    *an = tn_test_load(p, &cfg);
+    ck_assert_msg(*an != NULL, "%s: cannot read", p);
+    snprintf(key, sizeof key, "flow%d_sport", sc->flow);
+    manifest_get(sc->dir, key, val, sizeof val);
+    *port = (unsigned)atoi(val);
+    ck_assert_msg(*port > 0, "%s: no %s in the manifest", sc->dir, key);
+    const struct tn_conn *c = conn_of_port(*an, *port);
+    ck_assert_msg(c != NULL, "%s: no connection from port %u", p, *port);
+    return c;
+}
+
+/* The --truth grading of connection c's a->b sender against the sample's tcp_probe.csv. */
+static struct tn_accuracy accuracy_of(const struct sample_case *sc, const struct tn_analyzer *an,
+                                      const struct tn_conn *c)
+{
+    char p[1024];
+    struct tn_truth *truth;
+    struct tn_err err;
+    path_of(p, sizeof p, sc->dir, "tcp_probe.csv");
+    ck_assert_msg(tn_truth_load(p, &truth, &err) == 0, "%s", err.msg);
+    struct tn_accuracy acc[16];
+    size_t n = tn_truth_compare(truth, an, acc, 16);
+    tn_truth_free(truth);
+    for (size_t i = 0; i < n; i++)
+        if (acc[i].conn == c->idx && acc[i].dir == TN_A2B)
+            return acc[i];
+    ck_abort_msg("%s %s: the truth does not cover connection %u", sc->dir, sc->pcap, c->idx);
+    return acc[0];
+}
+
 START_TEST(test_sender_side_against_kernel)
 {
     const struct sample_case *sc = &cases[_i];
     char p[1024], key[64], val[128];
     path_of(p, sizeof p, sc->dir, sc->pcap);
-    struct tn_analysis_cfg cfg = {.record_events = true, .record_series = true};
-    struct tn_analyzer *an = tn_test_load(p, &cfg);
-    ck_assert_msg(an != NULL, "%s: cannot read", p);
-
-    snprintf(key, sizeof key, "flow%d_sport", sc->flow);
-    manifest_get(sc->dir, key, val, sizeof val);
-    unsigned port = (unsigned)atoi(val);
-    ck_assert_msg(port > 0, "%s: no %s in the manifest", sc->dir, key);
-    const struct tn_conn *c = conn_of_port(an, port);
-    ck_assert_msg(c != NULL, "%s: no connection from port %u", p, port);
+    struct tn_analyzer *an;
+    unsigned port;
+    const struct tn_conn *c = load_flow(sc, &an, &port);
     const struct tn_tcp_infer *f = &c->inf[TN_A2B];
 
     double from = tn_time_to_double(c->first) - 0.001, to = tn_time_to_double(c->last) + 0.001;
@@ -204,27 +235,13 @@ START_TEST(test_sender_side_against_kernel)
                   tn_cc_flavor_name(f->flavor), val);
 
     /* the accuracy targets on sender-side captures */
-    struct tn_truth *truth;
-    struct tn_err err;
-    path_of(p, sizeof p, sc->dir, "tcp_probe.csv");
-    ck_assert_msg(tn_truth_load(p, &truth, &err) == 0, "%s", err.msg);
-    struct tn_accuracy acc[16];
-    size_t n = tn_truth_compare(truth, an, acc, 16);
-    bool found = false;
-    for (size_t i = 0; i < n; i++) {
-        if (acc[i].conn != c->idx || acc[i].dir != TN_A2B)
-            continue;
-        found = true;
-        ck_assert_msg(acc[i].cwnd_err_med <= 0.10, "%s: cwnd median error %.3f", sc->dir, acc[i].cwnd_err_med);
-        ck_assert_msg(acc[i].cwnd_err_p90 <= 0.25, "%s: cwnd p90 error %.3f", sc->dir, acc[i].cwnd_err_p90);
-        ck_assert_msg(acc[i].matched_episodes[0] == acc[i].truth_episodes[0] &&
-                          acc[i].matched_episodes[0] == acc[i].our_episodes[0],
-                      "%s: recovery episodes matched %llu of kernel %llu, ours %llu", sc->dir,
-                      (unsigned long long)acc[i].matched_episodes[0],
-                      (unsigned long long)acc[i].truth_episodes[0], (unsigned long long)acc[i].our_episodes[0]);
-    }
-    ck_assert_msg(found, "%s: the truth does not cover connection %u", sc->dir, c->idx);
-    tn_truth_free(truth);
+    struct tn_accuracy a = accuracy_of(sc, an, c);
+    ck_assert_msg(a.cwnd_err_med <= 0.10, "%s: cwnd median error %.3f", sc->dir, a.cwnd_err_med);
+    ck_assert_msg(a.cwnd_err_p90 <= 0.25, "%s: cwnd p90 error %.3f", sc->dir, a.cwnd_err_p90);
+    ck_assert_msg(a.matched_episodes[0] == a.truth_episodes[0] && a.matched_episodes[0] == a.our_episodes[0],
+                  "%s: recovery episodes matched %llu of kernel %llu, ours %llu", sc->dir,
+                  (unsigned long long)a.matched_episodes[0], (unsigned long long)a.truth_episodes[0],
+                  (unsigned long long)a.our_episodes[0]);
     tn_analyzer_free(an);
 }
 END_TEST
@@ -252,31 +269,11 @@ static const struct sample_case rcv_cases[] = {
 START_TEST(test_receiver_side_cwnd)
 {
     const struct sample_case *sc = &rcv_cases[_i];
-    char p[1024], key[64], val[128];
-    path_of(p, sizeof p, sc->dir, sc->pcap);
-    struct tn_analysis_cfg cfg = {.record_events = true, .record_series = true};
-    struct tn_analyzer *an = tn_test_load(p, &cfg);
-    ck_assert_msg(an != NULL, "%s: cannot read", p);
-    snprintf(key, sizeof key, "flow%d_sport", sc->flow);
-    manifest_get(sc->dir, key, val, sizeof val);
-    const struct tn_conn *c = conn_of_port(an, (unsigned)atoi(val));
-    ck_assert_msg(c != NULL, "%s: no connection from port %s", p, val);
-
-    struct tn_truth *truth;
-    struct tn_err err;
-    path_of(p, sizeof p, sc->dir, "tcp_probe.csv");
-    ck_assert_msg(tn_truth_load(p, &truth, &err) == 0, "%s", err.msg);
-    struct tn_accuracy acc[16];
-    size_t n = tn_truth_compare(truth, an, acc, 16);
-    bool found = false;
-    for (size_t i = 0; i < n; i++)
-        if (acc[i].conn == c->idx && acc[i].dir == TN_A2B) {
-            found = true;
-            ck_assert_msg(acc[i].cwnd_err_med <= 0.40, "%s %s: cwnd median error %.3f", sc->dir,
-                          sc->pcap, acc[i].cwnd_err_med);
-        }
-    ck_assert_msg(found, "%s: the truth does not cover connection %u", sc->dir, c->idx);
-    tn_truth_free(truth);
+    struct tn_analyzer *an;
+    unsigned port;
+    const struct tn_conn *c = load_flow(sc, &an, &port);
+    struct tn_accuracy a = accuracy_of(sc, an, c);
+    ck_assert_msg(a.cwnd_err_med <= 0.40, "%s %s: cwnd median error %.3f", sc->dir, sc->pcap, a.cwnd_err_med);
     tn_analyzer_free(an);
 }
 END_TEST
