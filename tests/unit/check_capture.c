@@ -23,8 +23,8 @@
 #include <pcap/pcap.h>
 
 #include "capture.h"
+#include "corpus_helper.h"
 
-#define CORPUS TN_CORPUS_DIR "/"
 #define TMPDIR TN_BINARY_DIR "/capture-test"
 
 static const char *tmp_path(const char *name)
@@ -103,7 +103,7 @@ START_TEST(test_pcap_us_and_ns)
     struct tn_capture *c;
     struct tn_err err = {0};
     char path[1024];
-    snprintf(path, sizeof path, CORPUS "%s", us_ns[_i]);
+    snprintf(path, sizeof path, "%s", tn_test_corpus_path(us_ns[_i]));
     ck_assert_msg(tn_capture_open_file(&c, path, &err) == 0, "%s", err.msg);
     ck_assert_str_eq(tn_capture_backend(c), "pcap");
     struct tn_frame f;
@@ -140,7 +140,7 @@ START_TEST(test_pcap_nanoseconds_exact)
 {
     struct tn_capture *c;
     struct tn_err err = {0};
-    ck_assert(tn_capture_open_file(&c, CORPUS "tcpdump-tests/tcp-handshake-nano.pcap", &err) == 0);
+    ck_assert(tn_capture_open_file(&c, tn_test_corpus_path("tcpdump-tests/tcp-handshake-nano.pcap"), &err) == 0);
     static const struct { int64_t sec; uint32_t nsec, caplen; } want[] = {
         {1418145369, 924505488, 76}, {1418145370, 52027262, 76}, {1418145370, 52115157, 68}};
     struct tn_frame f;
@@ -169,7 +169,7 @@ START_TEST(test_pcapng_mixed_linktypes_big_endian)
 {
     struct tn_capture *c;
     struct tn_err err = {0};
-    ck_assert_msg(tn_capture_open_file(&c, CORPUS "libtrace/complex.pcapng", &err) == 0, "%s",
+    ck_assert_msg(tn_capture_open_file(&c, tn_test_corpus_path("libtrace/complex.pcapng"), &err) == 0, "%s",
                   err.msg);
     ck_assert_str_eq(tn_capture_backend(c), "pcapng-own");
     static const struct { int lt; uint32_t cap, len; int64_t sec; uint32_t nsec; } want[] = {
@@ -203,7 +203,7 @@ START_TEST(test_pcapng_tsresol_per_interface)
 {
     struct tn_capture *c;
     struct tn_err err = {0};
-    ck_assert(tn_capture_open_file(&c, CORPUS "pcapplusplus/PacketExamples/ldap.pcapng", &err) == 0);
+    ck_assert(tn_capture_open_file(&c, tn_test_corpus_path("pcapplusplus/PacketExamples/ldap.pcapng"), &err) == 0);
     struct tn_frame f;
     int r;
     ck_assert_int_eq(tn_capture_next(c, &f, &err), 1);
@@ -238,7 +238,7 @@ static const struct { const char *path; long frames; } ng_counts[] = {
 START_TEST(test_pcapng_counts)
 {
     char path[1024];
-    snprintf(path, sizeof path, CORPUS "%s", ng_counts[_i].path);
+    snprintf(path, sizeof path, "%s", tn_test_corpus_path(ng_counts[_i].path));
     ck_assert_int_eq(count_file(path), ng_counts[_i].frames);
 }
 END_TEST
@@ -249,7 +249,7 @@ START_TEST(test_pcapng_many_interfaces)
 {
     struct tn_capture *c;
     struct tn_err err = {0};
-    ck_assert(tn_capture_open_file(&c, CORPUS "pcapplusplus/PcapExamples/many_interfaces-1.pcapng",
+    ck_assert(tn_capture_open_file(&c, tn_test_corpus_path("pcapplusplus/PcapExamples/many_interfaces-1.pcapng"),
                                    &err) == 0);
     struct tn_frame f;
     for (int i = 0; i < 3; i++)
@@ -358,7 +358,7 @@ static const struct {
 START_TEST(test_erf)
 {
     char path[1024];
-    snprintf(path, sizeof path, CORPUS "%s", erfs[_i].path);
+    snprintf(path, sizeof path, "%s", tn_test_corpus_path(erfs[_i].path));
     struct tn_capture *c;
     struct tn_err err = {0};
     ck_assert_msg(tn_capture_open_file(&c, path, &err) == 0, "%s", err.msg);
@@ -385,7 +385,7 @@ END_TEST
 START_TEST(test_erf_without_extension)
 {
     const char *copy = tmp_path("eth-erf-renamed.trace");
-    copy_prefix(CORPUS "tcptrace-input/other-formats/eth.erf", copy, -1);
+    copy_prefix(tn_test_corpus_path("tcptrace-input/other-formats/eth.erf"), copy, -1);
     struct tn_capture *c;
     struct tn_err err = {0};
     ck_assert_msg(tn_capture_open_file(&c, copy, &err) == 0, "%s", err.msg);
@@ -471,7 +471,7 @@ START_TEST(test_compressed)
         char name[256], cmd[2048];
         snprintf(name, sizeof name, "%s.%s", base, ext);
         const char *dst = tmp_path(name);
-        snprintf(cmd, sizeof cmd, "%s -c '%s%s' > '%s'", tool, CORPUS, srcs[s].src, dst);
+        snprintf(cmd, sizeof cmd, "%s -c '%s' > '%s'", tool, tn_test_corpus_path(srcs[s].src), dst);
         ck_assert_int_eq(system(cmd), 0);
         struct tn_capture *c;
         struct tn_err err = {0};
@@ -504,7 +504,7 @@ START_TEST(test_compressed_truncated)
     char cmd[2048];
     const char *cut = tmp_path("mpls-cut.pcap.gz");
     snprintf(cmd, sizeof cmd, "gzip -c '%s' | head -c 150000 > '%s'",
-             CORPUS "libtrace/ip-in-mpls.pcap", cut);
+             tn_test_corpus_path("libtrace/ip-in-mpls.pcap"), cut);
     ck_assert_int_eq(system(cmd), 0);
     struct tn_capture *c;
     struct tn_err err = {0};
@@ -572,8 +572,8 @@ static void read_via_stdin_pipe(const char *file, long want, int64_t sec, uint32
 
 START_TEST(test_stdin)
 {
-    read_via_stdin_pipe(CORPUS "tcpdump-tests/tcp-handshake-nano.pcap", 3, 1418145369, 924505488);
-    read_via_stdin_pipe(CORPUS "libtrace/100_packets.pcapng", 100, 1095292801, 721000);
+    read_via_stdin_pipe(tn_test_corpus_path("tcpdump-tests/tcp-handshake-nano.pcap"), 3, 1418145369, 924505488);
+    read_via_stdin_pipe(tn_test_corpus_path("libtrace/100_packets.pcapng"), 100, 1095292801, 721000);
 }
 END_TEST
 
@@ -586,7 +586,7 @@ END_TEST
  *   xxd -s 24 -l 24 F -> 50be9e4a 43860100 28000000 28000000 00000000 0e000000 */
 START_TEST(test_pcap_modified)
 {
-    const char *path = CORPUS "wireshark-samplecaptures/fritzbox-ip_02.09.09_2049.eth";
+    const char *path = tn_test_corpus_path("wireshark-samplecaptures/fritzbox-ip_02.09.09_2049.eth");
     struct tn_capture *c;
     struct tn_err err = {0};
     ck_assert_msg(tn_capture_open_file(&c, path, &err) == 0, "%s", err.msg);
@@ -624,7 +624,7 @@ static const char *const mapped_files[] = {
 START_TEST(test_pcap_mapped_vs_libpcap)
 {
     char path[1024], ebuf[PCAP_ERRBUF_SIZE];
-    snprintf(path, sizeof path, CORPUS "%s", mapped_files[_i]);
+    snprintf(path, sizeof path, "%s", tn_test_corpus_path(mapped_files[_i]));
     pcap_t *p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, ebuf);
     ck_assert_msg(p != NULL, "%s: %s", path, ebuf);
     struct tn_capture *c;
@@ -660,7 +660,7 @@ END_TEST
 START_TEST(test_truncated_pcap)
 {
     const char *cut = tmp_path("cut.pcap");
-    copy_prefix(CORPUS "libtrace/100_packets.pcap", cut, 3850);
+    copy_prefix(tn_test_corpus_path("libtrace/100_packets.pcap"), cut, 3850);
     struct tn_capture *c;
     struct tn_err err = {0};
     ck_assert(tn_capture_open_file(&c, cut, &err) == 0);
@@ -677,7 +677,7 @@ START_TEST(test_truncated_pcap)
     tn_capture_close(c, NULL);
 
     /* Cut inside a record header (packet 52's header starts at 3802): 51 frames again. */
-    copy_prefix(CORPUS "libtrace/100_packets.pcap", cut, 3810);
+    copy_prefix(tn_test_corpus_path("libtrace/100_packets.pcap"), cut, 3810);
     ck_assert(tn_capture_open_file(&c, cut, &err) == 0);
     ck_assert_int_eq(count_frames(c, &err, &r), 51);
     ck_assert_int_eq(r, -TN_ETRUNC);
@@ -691,7 +691,7 @@ END_TEST
 START_TEST(test_truncated_pcapng)
 {
     const char *cut = tmp_path("cut.pcapng");
-    copy_prefix(CORPUS "pcapplusplus/PcapExamples/pcapng-example.pcapng", cut, 2000);
+    copy_prefix(tn_test_corpus_path("pcapplusplus/PcapExamples/pcapng-example.pcapng"), cut, 2000);
     struct tn_capture *c;
     struct tn_err err = {0};
     ck_assert(tn_capture_open_file(&c, cut, &err) == 0);
@@ -736,12 +736,9 @@ static const struct bad_rec {
      "length 2147483644"},
 };
 
-START_TEST(test_garbage_record)
+static void check_bad_record(const struct bad_rec *br, const char *src)
 {
-    const struct bad_rec *br = &bad_recs[_i];
     const char *bad = tmp_path(br->copy);
-    char src[1024];
-    snprintf(src, sizeof src, "%s%s", CORPUS, br->src);
     copy_prefix(src, bad, -1);
     if (br->patch_at >= 0) {
         FILE *fp = fopen(bad, "r+b");
@@ -760,6 +757,23 @@ START_TEST(test_garbage_record)
     struct tn_frame f;
     ck_assert_int_eq(tn_capture_next(c, &f, &err), 0);   /* the rest of that file is given up */
     tn_capture_close(c, NULL);
+}
+
+START_TEST(test_garbage_record)
+{
+    check_bad_record(&bad_recs[_i], tn_test_corpus_path(bad_recs[_i].src));
+}
+END_TEST
+
+/* The same on the sample: loopback-iperf3.pcap's packet 3 record starts at byte 232
+ * (24 + 16 + 86 + 16 + 90), its caplen (42) at 240, set to 0x7fffffff: tcpdump -r prints 2
+ * packets, then "invalid packet capture length 2147483647, bigger than snaplen of 128". */
+START_TEST(test_sample_garbage_record)
+{
+    static const struct bad_rec br = {"sample packet 3", NULL, "sample-badrec3.pcap", 240,
+                                      "\xff\xff\xff\x7f", 2, -TN_ETRUNC,
+                                      "sample-badrec3.pcap: packet 3: bad record header"};
+    check_bad_record(&br, TN_SAMPLES_DIR "/loopback-iperf3.pcap");
 }
 END_TEST
 
@@ -802,10 +816,10 @@ START_TEST(test_chain_with_bad_files)
     const char *txt = tmp_path("chain-garbage.txt");
     write_bytes(txt, "garbage garbage garbage\n", 24);
     const char *paths[] = {
-        CORPUS "libtrace/100_packets.pcap",   /* 100 frames, EN10MB */
+        tn_test_corpus_path("libtrace/100_packets.pcap"),   /* 100 frames, EN10MB */
         TMPDIR "/missing.pcap",               /* -TN_EIO */
         txt,                                  /* -TN_EFORMAT */
-        CORPUS "libtrace/100_sll.pcap",       /* 100 frames, LINUX_SLL (113); tshark -c 1:
+        tn_test_corpus_path("libtrace/100_sll.pcap"),       /* 100 frames, LINUX_SLL (113); tshark -c 1:
                                                * 1095292801.000721000 70 843 */
     };
     struct tn_capture *c;
@@ -840,7 +854,7 @@ START_TEST(test_chain_with_bad_files)
     tn_capture_close(c, NULL);
 
     /* An unreadable first file is told by the first next(), not by the open. */
-    const char *first_bad[] = {TMPDIR "/missing.pcap", CORPUS "libtrace/qinq.pcap"};
+    const char *first_bad[] = {TMPDIR "/missing.pcap", tn_test_corpus_path("libtrace/qinq.pcap")};
     ck_assert_int_eq(tn_capture_open_files(&c, first_bad, 2, &err), 0);
     ck_assert_int_eq(tn_capture_next(c, &f, &err), -TN_EIO);
     ck_assert_int_eq(count_frames(c, &err, &r), 2);   /* MANIFEST: qinq.pcap 2 packets */
@@ -899,20 +913,207 @@ static void dump_and_compare(const char *src, const char *dst, long want_written
 
 START_TEST(test_dump_round_trip)
 {
-    dump_and_compare(CORPUS "tcpdump-tests/tcp-handshake-nano.pcap", tmp_path("dump-nano.pcap"),
+    dump_and_compare(tn_test_corpus_path("tcpdump-tests/tcp-handshake-nano.pcap"), tmp_path("dump-nano.pcap"),
                      3, 0);
-    dump_and_compare(CORPUS "libtrace/100_packets.pcap", tmp_path("dump-100.pcap"), 100, 0);
+    dump_and_compare(tn_test_corpus_path("libtrace/100_packets.pcap"), tmp_path("dump-100.pcap"), 100, 0);
     /* complex.pcapng: 4 Ethernet frames written, the BSD-loopback one skipped and counted */
-    dump_and_compare(CORPUS "libtrace/complex.pcapng", tmp_path("dump-complex.pcap"), 4, 1);
-    dump_and_compare(CORPUS "tcptrace-input/other-formats/eth.erf", tmp_path("dump-erf.pcap"),
+    dump_and_compare(tn_test_corpus_path("libtrace/complex.pcapng"), tmp_path("dump-complex.pcap"), 4, 1);
+    dump_and_compare(tn_test_corpus_path("tcptrace-input/other-formats/eth.erf"), tmp_path("dump-erf.pcap"),
                      22, 0);
 
     struct tn_capture *c;
     struct tn_err err = {0};
-    ck_assert(tn_capture_open_file(&c, CORPUS "libtrace/qinq.pcap", &err) == 0);
+    ck_assert(tn_capture_open_file(&c, tn_test_corpus_path("libtrace/qinq.pcap"), &err) == 0);
     ck_assert_int_eq(tn_capture_dump_open(c, TMPDIR "/no/such/dir/x.pcap", &err), -TN_EIO);
     ck_assert_ptr_nonnull(strstr(err.msg, "x.pcap.tmp: No such file or directory"));
     tn_capture_close(c, NULL);
+}
+END_TEST
+
+/* ---- the project's own samples (run on every clone; the corpus tests above need ../shared) ---- */
+
+#define SAMPLE(name) TN_SAMPLES_DIR "/" name
+
+/* capinfos -c FILE; tshark -r FILE -c 2 -T fields -e frame.time_epoch -e frame.cap_len
+ * -e frame.len.  loopback-iperf3.pcap has microsecond stamps, snd1_eth0.pcap nanosecond ones
+ * (file(1): "pcap capture file, microsecond ts" / "nanosecond ts"). */
+static const struct sample_pcap {
+    const char *path;
+    long frames;
+    int64_t sec;
+    uint32_t nsec, caplen, nsec2;
+} sample_pcaps[] = {
+    {SAMPLE("loopback-iperf3.pcap"), 1353, 1796044016, 989951000, 86, 257902000},
+    {SAMPLE("reno-smallq/snd1_eth0.pcap"), 3455, 1796045296, 59940074, 74, 80178481},
+};
+
+START_TEST(test_sample_pcap)
+{
+    const struct sample_pcap *sp = &sample_pcaps[_i];
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    ck_assert_msg(tn_capture_open_file(&c, sp->path, &err) == 0, "%s", err.msg);
+    ck_assert_str_eq(tn_capture_backend(c), "pcap");
+    struct tn_frame f;
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 1);
+    ck_assert_int_eq(f.ts.sec, sp->sec);
+    ck_assert_uint_eq(f.ts.nsec, sp->nsec);
+    ck_assert_uint_eq(f.caplen, sp->caplen);
+    ck_assert_uint_eq(f.wirelen, sp->caplen);
+    ck_assert_int_eq(f.linktype, 1);
+    ck_assert_str_eq(f.source, sp->path);
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 1);
+    ck_assert_uint_eq(f.ts.nsec, sp->nsec2);
+    ck_assert_uint_eq(f.num, 2);
+    int r;
+    long n = count_frames(c, &err, &r);
+    ck_assert_int_eq(r, 0);
+    ck_assert_int_eq(n + 2, sp->frames);
+    tn_capture_close(c, NULL);
+}
+END_TEST
+
+/* The own pcapng reader against the pcap reader on the same frames: editcap -F pcapng writes the
+ * sample as pcapng (SHB, IDB with if_tsresol, EPBs); every frame must come back identical. */
+START_TEST(test_sample_pcapng_equals_pcap)
+{
+    const struct sample_pcap *sp = &sample_pcaps[_i];
+    if (system("command -v editcap >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "test_sample_pcapng_equals_pcap: skipped (no editcap)\n");
+        return;
+    }
+    const char *ng = tmp_path(_i ? "sample1.pcapng" : "sample0.pcapng");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "editcap -F pcapng '%s' '%s'", sp->path, ng);
+    ck_assert_int_eq(system(cmd), 0);
+    struct tn_capture *a, *b;
+    struct tn_err err = {0};
+    ck_assert(tn_capture_open_file(&a, sp->path, &err) == 0);
+    ck_assert_msg(tn_capture_open_file(&b, ng, &err) == 0, "%s", err.msg);
+    ck_assert_str_eq(tn_capture_backend(b), "pcapng-own");
+    struct tn_frame fa, fb;
+    long n = 0;
+    while (tn_capture_next(a, &fa, &err) == 1) {
+        ck_assert_msg(tn_capture_next(b, &fb, &err) == 1, "frame %ld: %s", n + 1, err.msg);
+        ck_assert_int_eq(fa.ts.sec, fb.ts.sec);
+        ck_assert_uint_eq(fa.ts.nsec, fb.ts.nsec);
+        ck_assert_uint_eq(fa.caplen, fb.caplen);
+        ck_assert_uint_eq(fa.wirelen, fb.wirelen);
+        ck_assert_int_eq(fa.linktype, fb.linktype);
+        ck_assert_int_eq(memcmp(fa.data, fb.data, fa.caplen), 0);
+        n++;
+    }
+    ck_assert_int_eq(tn_capture_next(b, &fb, &err), 0);
+    ck_assert_int_eq(n, sp->frames);
+    tn_capture_close(a, NULL);
+    tn_capture_close(b, NULL);
+}
+END_TEST
+
+/* gzip, bzip2 and xz copies of a sample read as the original (zstd: refused, see
+ * test_compressed). */
+START_TEST(test_sample_compressed)
+{
+    const struct sample_pcap *sp = &sample_pcaps[0];
+    const char *tool = zips[_i].tool, *ext = zips[_i].ext;
+    char name[64], cmd[2048];
+    snprintf(name, sizeof name, "sample.pcap.%s", ext);
+    const char *dst = tmp_path(name);
+    snprintf(cmd, sizeof cmd, "%s -c '%s' > '%s'", tool, sp->path, dst);
+    ck_assert_int_eq(system(cmd), 0);
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    int r = tn_capture_open_file(&c, dst, &err);
+    if (r < 0 && strcmp(ext, "zst") == 0) {
+        ck_assert_int_eq(r, -TN_EFORMAT);
+        ck_assert_msg(strstr(err.msg, "zstd") && strstr(err.msg, name), "%s", err.msg);
+        return;
+    }
+    ck_assert_msg(r == 0, "%s: %s", dst, err.msg);
+    struct tn_frame f;
+    ck_assert_msg(tn_capture_next(c, &f, &err) == 1, "%s", err.msg);
+    ck_assert_int_eq(f.ts.sec, sp->sec);
+    ck_assert_uint_eq(f.ts.nsec, sp->nsec);
+    long n = count_frames(c, &err, &r);
+    ck_assert_msg(r == 0, "%s: %s", dst, err.msg);
+    ck_assert_int_eq(n + 1, sp->frames);
+    tn_capture_close(c, NULL);
+}
+END_TEST
+
+START_TEST(test_sample_stdin)
+{
+    const struct sample_pcap *sp = &sample_pcaps[_i];
+    read_via_stdin_pipe(sp->path, sp->frames, sp->sec, sp->nsec);
+}
+END_TEST
+
+/* loopback-iperf3.pcap: every record is 16 + caplen bytes after the 24-byte file header; packet
+ * 100 starts at byte 11724 with caplen 128 (python walk of the record headers).
+ *   head -c 11800 F > cut.pcap; tshark -r cut.pcap | wc -l -> 99; tcpdump -r cut.pcap ->
+ *   "truncated dump file; tried to read 128 captured bytes, only got 60"
+ *   head -c 11730 F (inside packet 100's record header) -> 99 */
+START_TEST(test_sample_truncated)
+{
+    const char *cut = tmp_path("sample-cut.pcap");
+    copy_prefix(sample_pcaps[0].path, cut, 11800);
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    ck_assert(tn_capture_open_file(&c, cut, &err) == 0);
+    int r;
+    ck_assert_int_eq(count_frames(c, &err, &r), 99);
+    ck_assert_int_eq(r, -TN_ETRUNC);
+    char want[1200];
+    snprintf(want, sizeof want,
+             "%s: truncated in packet 100 (record header says 128 bytes, 60 left)", cut);
+    ck_assert_str_eq(err.msg, want);
+    struct tn_frame f;
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 0);
+    tn_capture_close(c, NULL);
+
+    copy_prefix(sample_pcaps[0].path, cut, 11730);
+    ck_assert(tn_capture_open_file(&c, cut, &err) == 0);
+    ck_assert_int_eq(count_frames(c, &err, &r), 99);
+    ck_assert_int_eq(r, -TN_ETRUNC);
+    ck_assert_ptr_nonnull(strstr(err.msg, "truncated in packet 100"));
+    tn_capture_close(c, NULL);
+}
+END_TEST
+
+/* Two samples chained around a missing file and a text file: frames numbered per file, the bad
+ * files told in order, the counts of both samples (capinfos) in the total. */
+START_TEST(test_sample_chain)
+{
+    const char *txt = tmp_path("sample-chain.txt");
+    write_bytes(txt, "not a trace\n", 12);
+    const char *paths[] = {sample_pcaps[0].path, TMPDIR "/missing.pcap", txt, sample_pcaps[1].path};
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    ck_assert_int_eq(tn_capture_open_files(&c, paths, 4, &err), 0);
+    int r;
+    ck_assert_int_eq(count_frames(c, &err, &r), sample_pcaps[0].frames);
+    ck_assert_int_eq(r, -TN_EIO);
+    ck_assert_ptr_nonnull(strstr(err.msg, "missing.pcap: No such file or directory"));
+    struct tn_frame f;
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), -TN_EFORMAT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "sample-chain.txt: not a packet trace"));
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 1);
+    ck_assert_uint_eq(f.num, 1);
+    ck_assert_str_eq(f.source, paths[3]);
+    ck_assert_uint_eq(f.ts.nsec, sample_pcaps[1].nsec);
+    ck_assert_int_eq(count_frames(c, &err, &r) + 1, sample_pcaps[1].frames);
+    ck_assert_int_eq(r, 0);
+    struct tn_capture_stats st;
+    tn_capture_get_stats(c, &st);
+    ck_assert_uint_eq(st.frames, (uint64_t)(sample_pcaps[0].frames + sample_pcaps[1].frames));
+    tn_capture_close(c, NULL);
+}
+END_TEST
+
+START_TEST(test_sample_dump_round_trip)
+{
+    dump_and_compare(sample_pcaps[_i].path, tmp_path(_i ? "dump-s1.pcap" : "dump-s0.pcap"),
+                     sample_pcaps[_i].frames, 0);
 }
 END_TEST
 
@@ -972,31 +1173,45 @@ END_TEST
 Suite *tn_capture_suite(void)
 {
     Suite *s = suite_create("capture");
-    TCase *tc = tcase_create("files");
+    TCase *tc = tcase_create("own");   /* hand-made bytes and the project's samples */
     tcase_add_unchecked_fixture(tc, setup_tmp, NULL);
     tcase_set_timeout(tc, 60);
-    tcase_add_loop_test(tc, test_pcap_us_and_ns, 0, (int)TN_ARRAY_LEN(us_ns));
-    tcase_add_test(tc, test_pcap_nanoseconds_exact);
-    tcase_add_test(tc, test_pcap_modified);
-    tcase_add_loop_test(tc, test_pcap_mapped_vs_libpcap, 0, (int)TN_ARRAY_LEN(mapped_files));
-    tcase_add_test(tc, test_pcapng_mixed_linktypes_big_endian);
-    tcase_add_test(tc, test_pcapng_tsresol_per_interface);
-    tcase_add_loop_test(tc, test_pcapng_counts, 0, (int)TN_ARRAY_LEN(ng_counts));
-    tcase_add_test(tc, test_pcapng_many_interfaces);
     tcase_add_test(tc, test_pcapng_opb_binary_resolution);
-    tcase_add_loop_test(tc, test_erf, 0, (int)TN_ARRAY_LEN(erfs));
-    tcase_add_test(tc, test_erf_without_extension);
     tcase_add_test(tc, test_erf_probe_random);
-    tcase_add_loop_test(tc, test_compressed, 0, (int)TN_ARRAY_LEN(zips));
-    tcase_add_test(tc, test_compressed_truncated);
-    tcase_add_test(tc, test_stdin);
-    tcase_add_test(tc, test_truncated_pcap);
-    tcase_add_test(tc, test_truncated_pcapng);
-    tcase_add_loop_test(tc, test_garbage_record, 0, (int)TN_ARRAY_LEN(bad_recs));
     tcase_add_test(tc, test_not_a_trace);
-    tcase_add_test(tc, test_chain_with_bad_files);
-    tcase_add_test(tc, test_dump_round_trip);
+    tcase_add_loop_test(tc, test_sample_pcap, 0, (int)TN_ARRAY_LEN(sample_pcaps));
+    tcase_add_loop_test(tc, test_sample_pcapng_equals_pcap, 0, (int)TN_ARRAY_LEN(sample_pcaps));
+    tcase_add_loop_test(tc, test_sample_compressed, 0, (int)TN_ARRAY_LEN(zips));
+    tcase_add_loop_test(tc, test_sample_stdin, 0, (int)TN_ARRAY_LEN(sample_pcaps));
+    tcase_add_test(tc, test_sample_truncated);
+    tcase_add_test(tc, test_sample_chain);
+    tcase_add_test(tc, test_sample_garbage_record);
+    tcase_add_loop_test(tc, test_sample_dump_round_trip, 0, (int)TN_ARRAY_LEN(sample_pcaps));
     suite_add_tcase(s, tc);
+
+    tc = tn_test_corpus_tcase(s, "capture-corpus");
+    if (tc) {
+        tcase_add_unchecked_fixture(tc, setup_tmp, NULL);
+        tcase_set_timeout(tc, 60);
+        tcase_add_loop_test(tc, test_pcap_us_and_ns, 0, (int)TN_ARRAY_LEN(us_ns));
+        tcase_add_test(tc, test_pcap_nanoseconds_exact);
+        tcase_add_test(tc, test_pcap_modified);
+        tcase_add_loop_test(tc, test_pcap_mapped_vs_libpcap, 0, (int)TN_ARRAY_LEN(mapped_files));
+        tcase_add_test(tc, test_pcapng_mixed_linktypes_big_endian);
+        tcase_add_test(tc, test_pcapng_tsresol_per_interface);
+        tcase_add_loop_test(tc, test_pcapng_counts, 0, (int)TN_ARRAY_LEN(ng_counts));
+        tcase_add_test(tc, test_pcapng_many_interfaces);
+        tcase_add_loop_test(tc, test_erf, 0, (int)TN_ARRAY_LEN(erfs));
+        tcase_add_test(tc, test_erf_without_extension);
+        tcase_add_loop_test(tc, test_compressed, 0, (int)TN_ARRAY_LEN(zips));
+        tcase_add_test(tc, test_compressed_truncated);
+        tcase_add_test(tc, test_stdin);
+        tcase_add_test(tc, test_truncated_pcap);
+        tcase_add_test(tc, test_truncated_pcapng);
+        tcase_add_loop_test(tc, test_garbage_record, 0, (int)TN_ARRAY_LEN(bad_recs));
+        tcase_add_test(tc, test_chain_with_bad_files);
+        tcase_add_test(tc, test_dump_round_trip);
+    }
 
     TCase *live = tcase_create("live");
     tcase_set_timeout(live, 30);

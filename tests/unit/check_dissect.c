@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dissect.h"
+#include "corpus_helper.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define A(x) ((uint64_t)1 << TN_ANOM_##x)
@@ -651,7 +652,7 @@ START_TEST(test_pppoe_corpus)
 {
     const struct pppoe_file *pf = &pppoe_files[_i];
     char path[1024], ebuf[PCAP_ERRBUF_SIZE];
-    snprintf(path, sizeof path, "%s/%s", TN_CORPUS_DIR, pf->file);
+    snprintf(path, sizeof path, "%s", tn_test_corpus_path(pf->file));
     pcap_t *pc = pcap_open_offline(path, ebuf);
     ck_assert_msg(pc != NULL, "%s: %s", path, ebuf);
     struct tn_dissect_cfg cfg;
@@ -876,7 +877,7 @@ START_TEST(test_corpus_len_gt_wire)
 {
     const struct corpus_tcp *ct = &corpus_tcp[_i];
     char path[1024], ebuf[PCAP_ERRBUF_SIZE];
-    snprintf(path, sizeof path, "%s/%s", TN_CORPUS_DIR, ct->file);
+    snprintf(path, sizeof path, "%s", tn_test_corpus_path(ct->file));
     pcap_t *pc = pcap_open_offline(path, ebuf);
     ck_assert_msg(pc != NULL, "%s: %s", path, ebuf);
     struct tn_dissect_cfg cfg;
@@ -1886,13 +1887,11 @@ Suite *tn_dissect_suite(void)
     tcase_add_test(tc, test_mpls_truncated);
     tcase_add_test(tc, test_ethernet_padding);
     tcase_add_loop_test(tc, test_pppoe_lengths, 0, (int)N(pppoe_cases));
-    tcase_add_loop_test(tc, test_pppoe_corpus, 0, (int)N(pppoe_files));
     tcase_add_test(tc, test_names);
     tc = tcase(s, "ip");
     tcase_add_test(tc, test_ip4_options);
     tcase_add_test(tc, test_ip4_lengths);
     tcase_add_loop_test(tc, test_ip_len_gt_wire, 0, (int)N(len_cases));
-    tcase_add_loop_test(tc, test_corpus_len_gt_wire, 0, (int)N(corpus_tcp));
     tcase_add_test(tc, test_ip4_fragments);
     tcase_add_test(tc, test_ip6_ext_chain);
     tcase_add_test(tc, test_ip6_ext_bad);
@@ -1905,6 +1904,13 @@ Suite *tn_dissect_suite(void)
     tcase_add_loop_test(tc, test_sweep_tunnels, 0, (int)N(tun_cases));
     tcase_add_loop_test(tc, test_sweep_misc, 0, (int)N(sweep_misc));
     tcase_add_loop_test(tc, test_mutations, 0, 4);
+    tc = tn_test_corpus_tcase(s, "dissect-corpus");   /* whole third-party files */
+    if (tc) {
+        tcase_add_checked_fixture(tc, NULL, teardown);
+        tcase_set_timeout(tc, 60);
+        tcase_add_loop_test(tc, test_pppoe_corpus, 0, (int)N(pppoe_files));
+        tcase_add_loop_test(tc, test_corpus_len_gt_wire, 0, (int)N(corpus_tcp));
+    }
     return s;
 }
 
