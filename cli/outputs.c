@@ -1,0 +1,222 @@
+/* outputs.c - the outputs of a run as one table.  Each row says when the options want it and
+ * writes it; rows run in table order (the order of the report on standard output).  A new
+ * output is a new row. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "outputs.h"
+#include "pipeline.h"
+
+struct tn_output {
+    const char *name;
+    bool (*wanted)(const struct tn_out_ctx *x);
+    /* 0, or <0 with err filled (a file that could not be written) */
+    int (*write)(const struct tn_out_ctx *x, struct tn_err *err);
+};
+
+/* ---- report sections on standard output ---- */
+
+static bool want_list(const struct tn_out_ctx *x) { return !x->o->quiet; }
+static bool want_long(const struct tn_out_ctx *x) { return x->o->long_report; }
+static bool want_timeline(const struct tn_out_ctx *x) { return x->o->timeline; }
+static bool want_always(const struct tn_out_ctx *x) { (void)x; return true; }
+static bool want_csv(const struct tn_out_ctx *x) { return x->o->csv_dir != NULL; }
+static bool want_plot(const struct tn_out_ctx *x) { return x->o->plot_dir != NULL; }
+static bool want_xplot(const struct tn_out_ctx *x) { return x->o->xplot_dir != NULL; }
+static bool want_truth(const struct tn_out_ctx *x) { return x->o->truth_file != NULL; }
+
+static bool want_multi_text(const struct tn_out_ctx *x)
+{
+    const struct tn_multi *m = &x->multi.m;
+    return x->o->fairness || m->npar || x->o->queue_estimate || m->q2 || m->linkq;
+}
+
+static int write_list(const struct tn_out_ctx *x, struct tn_err *err)
+{
+    (void)err;
+    tn_report_list(stdout, x->an, x->view.sel);
+    return 0;
+}
+
+static int write_long(const struct tn_out_ctx *x, struct tn_err *err)
+{
+    (void)err;
+    tn_report_long(stdout, x->an, x->view.sel);
+    return 0;
+}
+
+static int write_timeline(const struct tn_out_ctx *x, struct tn_err *err)
+{
+    (void)err;
+    tn_report_timeline(stdout, x->an, &x->view);
+    return 0;
+}
+
+static int write_summary(const struct tn_out_ctx *x, struct tn_err *err)
+{
+    (void)err;
+    tn_report_summary(stdout, x->an);
+    return 0;
+}
+
+/* ---- files ---- */
+
+static int write_connections_csv(const struct tn_out_ctx *x, struct tn_err *err)
+{
+    return tn_csv_write_connections(x->o->csv_dir, x->an, x->view.sel, err);
+}
+
+static int write_events_csv(const struct tn_out_ctx *x, struct tn_err *err)
+{
+    return tn_csv_write_events(x->o->csv_dir, x->an, &x->view, err);
+}
+
+static int write_series_csv(const struct tn_out_ctx *x, struct tn_err *err)
+{
+    return tn_csv_write_series(x->o->csv_dir, x->an, &x->view, err);
+}
+
+static int write_packets_csv(const struct tn_out_ctx *x, struct tn_err *err)
+{
+    return tn_csv_write_packets(x->o->csv_dir, x->an, &x->view, err);
+}
+
+static int write_dfcp_blocks_csv(const struct tn_out_ctx *x, struct tn_err *err)
+{
+    return tn_csv_write_dfcp_blocks(x->o->csv_dir, x->an, &x->view, err);
+}
+
+static struct tn_plot_opts plot_opts(const struct tn_options *o, const char *truth_file)
+{
+    return (struct tn_plot_opts){
+        .format = o->plot_format,
+        .width = o->plot_width,
+        .height = o->plot_height,
+        .scale = o->plot_scale,
+        .truth_file = truth_file,
+    };
+}
+
+static int write_plots(const struct tn_out_ctx *x, struct tn_err *err)
+{
+    struct tn_plot_opts po = plot_opts(x->o, x->o->truth_file);
+    return tn_plot_write_all(x->o->plot_dir, x->an, &x->view, &po, err);
+}
+
+static int write_xplots(const struct tn_out_ctx *x, struct tn_err *err)
+{
+    return tn_xplot_write_all(x->o->xplot_dir, x->an, &x->view, x->o->xplot_full, err);
+}
+
+static int write_truth(const struct tn_out_ctx *x, struct tn_err *err)
+{
+    struct tn_truth *truth;
+    int r = tn_truth_load(x->o->truth_file, &truth, err);
+    if (r < 0)
+        return r;
+    size_t max = 2 * tn_analyzer_conn_count(x->an) + 1;
+    struct tn_accuracy *acc = tn_xcalloc(max, sizeof *acc);
+    size_t n = tn_truth_compare(truth, x->an, acc, max);
+    tn_report_accuracy(stdout, acc, n);
+    free(acc);
+    tn_truth_free(truth);
+    return 0;
+}
+
+/* ---- multi-flow: fairness, parallel transfers, router queues (multi.c computes them) ---- */
+
+static int write_multi_text(const struct tn_out_ctx *x, struct tn_err *err)
+{
+    (void)err;
+    tn_report_multi(stdout, x->an, &x->multi.m);
+    return 0;
+}
+
+static int write_multi_series(const struct tn_out_ctx *x, struct tn_err *err)
+{
+    return tn_csv_append_multi_series(x->o->csv_dir, &x->multi.m, &x->view, err);
+}
+
+static int write_multi_plots(const struct tn_out_ctx *x, struct tn_err *err)
+{
+    struct tn_plot_opts po = plot_opts(x->o, NULL);
+    return tn_plot_write_multi(x->o->plot_dir, &x->multi.m, &po, err);
+}
+
+static const struct tn_output outputs[] = {
+    {"connection list", want_list, write_list},
+    {"long report", want_long, write_long},
+    {"timeline", want_timeline, write_timeline},
+    {"summary", want_always, write_summary},
+    {"connections.csv", want_csv, write_connections_csv},
+    {"events.csv", want_csv, write_events_csv},
+    {"series.csv", want_csv, write_series_csv},
+    {"packets.csv", want_csv, write_packets_csv},       /* render_csv_packets.c */
+    {"dfcp_blocks.csv", want_csv, write_dfcp_blocks_csv},   /* render_csv_dfcp.c */
+    {"figures", want_plot, write_plots},                /* render_plot*.c */
+    {"xplot files", want_xplot, write_xplots},          /* render_xplot.c */
+    {"accuracy against the truth", want_truth, write_truth},
+    {"multi-flow report", want_multi_text, write_multi_text},
+    {"multi-flow series.csv rows", want_csv, write_multi_series},
+    {"multi-flow figures", want_plot, write_multi_plots},
+};
+
+/* Turn --connection picks into connection numbers; endpoint specs match either direction. */
+unsigned *tn_outputs_resolve_picks(const struct tn_options *o, const struct tn_analyzer *an, size_t *n)
+{
+    *n = 0;
+    if (o->npicks == 0)
+        return NULL;
+    size_t nconn = tn_analyzer_conn_count(an);
+    unsigned *v = tn_xcalloc((size_t)o->npicks + nconn, sizeof *v);
+    for (int i = 0; i < o->npicks; i++) {
+        if (o->picks[i].idx) {
+            v[(*n)++] = o->picks[i].idx;
+            continue;
+        }
+        for (size_t k = 0; k < nconn; k++) {
+            const struct tn_conn *c = tn_analyzer_conn(an, k);
+            char a[64], b[64], s1[160], s2[160];
+            tn_addr_str(&c->a, a, sizeof a);
+            tn_addr_str(&c->b, b, sizeof b);
+            snprintf(s1, sizeof s1, "%s:%u-%s:%u", a, c->a_port, b, c->b_port);
+            snprintf(s2, sizeof s2, "%s:%u-%s:%u", b, c->b_port, a, c->a_port);
+            if (strcmp(o->picks[i].spec, s1) == 0 || strcmp(o->picks[i].spec, s2) == 0)
+                v[(*n)++] = c->idx;
+        }
+    }
+    return v;
+}
+
+int tn_outputs_write(const struct tn_options *o, const struct tn_analyzer *an, const struct tn_q2_result *q2,
+                     const struct tn_linkq *linkq)
+{
+    struct tn_out_ctx x = {.o = o, .an = an};
+    x.picked = tn_outputs_resolve_picks(o, an, &x.npicked);
+    x.sel = (struct tn_selection){x.picked, x.npicked};
+    const struct tn_trace_stats *st = tn_analyzer_stats(an);
+    int64_t t0 = st->have_time ? tn_time_ns(st->first) : 0;
+    x.view = (struct tn_view){
+        .sel = o->npicks ? &x.sel : NULL,
+        .from_ns = o->from_ns ? t0 + o->from_ns : 0,
+        .to_ns = o->to_ns ? t0 + o->to_ns : 0,
+        .absolute_seq = o->absolute_seq,
+    };
+    if (o->npicks && x.npicked == 0)
+        tn_cli_warn("--connection: no connection matches the selection");
+    tn_multi_compute(o, an, x.picked, x.npicked, &x.multi);
+    x.multi.m.q2 = q2;
+    x.multi.m.linkq = linkq;
+    int status = TN_EXIT_OK;
+    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
+        struct tn_err err;
+        if (!outputs[i].wanted(&x) || outputs[i].write(&x, &err) >= 0)
+            continue;
+        tn_cli_warn(err.msg);
+        status = TN_EXIT_INPUT;
+    }
+    tn_multi_fini(&x.multi);
+    free(x.picked);
+    return status;
+}

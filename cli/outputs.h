@@ -1,0 +1,32 @@
+/* outputs.h - the outputs of a run as one table: the report sections on standard output and
+ * every file the options ask for, each row a {name, wanted, write}.  Private to cli/. */
+#ifndef TN_CLI_OUTPUTS_H
+#define TN_CLI_OUTPUTS_H
+
+#include "analysis.h"
+#include "multi.h"
+#include "options.h"
+#include "render.h"
+
+/* What the rows read: the finished analysis, the selection and time window of the options, and
+ * the multi-flow results. */
+struct tn_out_ctx {
+    const struct tn_options *o;
+    const struct tn_analyzer *an;
+    struct tn_view view;
+    struct tn_selection sel;
+    unsigned *picked;          /* the --connection picks as numbers (NULL: none) */
+    size_t npicked;
+    struct tn_multi_results multi;
+};
+
+/* Every wanted row in table order.  q2 and linkq (NULL when the input has none) are the
+ * two-point and ns-2 results.  A row that fails is reported, the others are still written.
+ * Returns the exit status. */
+int tn_outputs_write(const struct tn_options *o, const struct tn_analyzer *an, const struct tn_q2_result *q2,
+                     const struct tn_linkq *linkq);
+
+/* The connection numbers the --connection picks name (NULL when there are none); caller frees. */
+unsigned *tn_outputs_resolve_picks(const struct tn_options *o, const struct tn_analyzer *an, size_t *n);
+
+#endif

@@ -1,0 +1,225 @@
+/* source.c - the packet source of a run: which kind the options ask for, the plain capture kind
+ * (files of every format, several files as one trace, a live interface), privilege dropping after
+ * a live open, and the calls every kind shares. */
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "source.h"
+
+const char *tn_names_intern(struct tn_names *s, const char *name)
+{
+    if (!name)
+        return "?";
+    if (s->n && strcmp(s->v[s->n - 1], name) == 0)
+        return s->v[s->n - 1];
+    tn_grow((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v);
+    s->v[s->n] = tn_xstrdup(name);
+    return s->v[s->n++];
+}
+
+void tn_names_fini(struct tn_names *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free(s->v[i]);
+    free(s->v);
+    *s = (struct tn_names){0};
+}
+
+void tn_source_dissect_cfg(const struct tn_options *o, struct tn_dissect_cfg *dcfg)
+{
+    tn_dissect_cfg_default(dcfg);
+    dcfg->dfcp_ipproto = o->dfcp_ipproto;
+    dcfg->dfcp_udp_port = o->dfcp_udp_port;
+}
+
+/* ---- the capture kind ---- */
+
+struct capture_source {
+    struct tn_source base;
+    struct tn_capture *cap;
+    const char *last_src;      /* the frame's source pointer last interned */
+    const char *origin;
+    struct tn_names names;
+};
+
+static int capture_next(struct tn_source *s, struct tn_source_pkt *out, struct tn_err *err)
+{
+    struct capture_source *cs = (struct capture_source *)s;
+    struct tn_frame f;
+    int r = tn_capture_next(cs->cap, &f, err);
+    if (r <= 0)
+        return r;
+    if (f.source != cs->last_src) {
+        cs->last_src = f.source;
+        cs->origin = tn_names_intern(&cs->names, f.source);
+    }
+    out->status = tn_dissect(&s->dcfg, f.linktype, f.data, f.caplen, f.wirelen, f.ts, f.num, &out->pkt);
+    out->has_pkt = true;
+    out->egress = false;
+    out->origin = cs->origin;
+    out->ns2 = NULL;
+    return 1;
+}
+
+static void capture_brk(struct tn_source *s)
+{
+    tn_capture_break(((struct capture_source *)s)->cap);
+}
+
+static void capture_stats(struct tn_source *s, struct tn_capture_stats *st)
+{
+    tn_capture_get_stats(((struct capture_source *)s)->cap, st);
+}
+
+static int capture_dump_open(struct tn_source *s, const char *path, struct tn_err *err)
+{
+    return tn_capture_dump_open(((struct capture_source *)s)->cap, path, err);
+}
+
+static int capture_close(struct tn_source *s, struct tn_err *err)
+{
+    struct capture_source *cs = (struct capture_source *)s;
+    int r = tn_capture_close(cs->cap, err);
+    tn_names_fini(&cs->names);
+    free(cs);
+    return r;
+}
+
+static const struct tn_source_ops capture_ops = {
+    .name = "capture",
+    .next = capture_next,
+    .brk = capture_brk,
+    .stats = capture_stats,
+    .dump_open = capture_dump_open,
+    .close = capture_close,
+};
+
+int tn_source_open_capture(struct tn_source **out, struct tn_capture *cap, const struct tn_dissect_cfg *dcfg)
+{
+    struct capture_source *cs = tn_xcalloc(1, sizeof *cs);
+    struct tn_capture_stats st;
+    tn_capture_get_stats(cap, &st);
+    cs->base = (struct tn_source){.ops = &capture_ops, .live = st.live, .dcfg = *dcfg};
+    cs->cap = cap;
+    *out = &cs->base;
+    return 0;
+}
+
+/* setgid/initgroups/setuid to USER, as tcpdump -Z does after opening the interface. */
+static int drop_privileges(const char *user, struct tn_err *err)
+{
+    errno = 0;
+    struct passwd *pw = getpwnam(user);
+    if (!pw)
+        return tn_err_set(err, TN_EUSAGE, "-Z: no user '%s'%s%s", user, errno ? ": " : "",
+                          errno ? strerror(errno) : "");
+    if (initgroups(pw->pw_name, pw->pw_gid) < 0 || setgid(pw->pw_gid) < 0 || setuid(pw->pw_uid) < 0)
+        return tn_err_set(err, TN_EIO, "-Z: cannot become user '%s': %s", user, strerror(errno));
+    if (pw->pw_uid != 0 && setuid(0) == 0)   /* paranoia: the drop must not be undoable */
+        return tn_err_set(err, TN_EIO, "-Z: still able to regain root after becoming '%s'", user);
+    return 0;
+}
+
+static int open_plain(struct tn_source **out, const struct tn_options *o, const struct tn_dissect_cfg *dcfg,
+                      struct tn_err *err)
+{
+    struct tn_capture *cap;
+    int r;
+    if (o->iface) {
+        struct tn_live_opts lo = {
+            .iface = o->iface,
+            .filter = o->filter,
+            .snaplen = o->snaplen ? o->snaplen : 256,
+            .immediate = o->immediate,
+            .buffer_kib = o->buffer_kib,
+            .promisc = o->promisc,
+        };
+        r = tn_capture_open_live(&cap, &lo, err);
+    } else {
+        r = tn_capture_open_files(&cap, o->files, o->nfiles, err);
+    }
+    if (r < 0)
+        return r;
+    return tn_source_open_capture(out, cap, dcfg);
+}
+
+int tn_source_open(struct tn_source **out, const struct tn_options *o, struct tn_err *err)
+{
+    struct tn_dissect_cfg dcfg;
+    tn_source_dissect_cfg(o, &dcfg);
+    int r;
+    *out = NULL;
+    if (o->ns2_file)
+        r = tn_source_open_ns2(out, o->ns2_file, err);
+    else if (o->ingress_if)
+        r = tn_source_open_twopoint_live(out, o, err);
+    else if (o->ningress > 0)
+        r = tn_source_open_twopoint(out, o, err);
+    else
+        r = open_plain(out, o, &dcfg, err);
+    if (r < 0 || !o->user)
+        return r;
+    struct tn_err derr;
+    r = drop_privileges(o->user, &derr);
+    if (r < 0) {
+        tn_source_close(*out, NULL);
+        *out = NULL;
+        *err = derr;
+    }
+    return r;
+}
+
+int tn_source_open_path(struct tn_source **out, const char *path, const struct tn_options *o,
+                        struct tn_err *err)
+{
+    if (tn_ns2_probe(path))
+        return tn_source_open_ns2(out, path, err);
+    struct tn_dissect_cfg dcfg;
+    tn_source_dissect_cfg(o, &dcfg);
+    struct tn_capture *cap;
+    int r = tn_capture_open_file(&cap, path, err);
+    if (r < 0)
+        return r;
+    return tn_source_open_capture(out, cap, &dcfg);
+}
+
+void tn_source_break(struct tn_source *s)
+{
+    if (s && s->ops->brk)
+        s->ops->brk(s);
+}
+
+void tn_source_stats(struct tn_source *s, struct tn_capture_stats *st)
+{
+    *st = (struct tn_capture_stats){0};
+    if (s && s->ops->stats)
+        s->ops->stats(s, st);
+}
+
+int tn_source_dump_open(struct tn_source *s, const char *path, struct tn_err *err)
+{
+    if (!s->ops->dump_open)
+        return tn_err_set(err, TN_EUSAGE, "-w: the %s input has no frames to save", s->ops->name);
+    return s->ops->dump_open(s, path, err);
+}
+
+int tn_source_close(struct tn_source *s, struct tn_err *err)
+{
+    return s ? s->ops->close(s, err) : 0;
+}
+
+void tn_source_report_stats(struct tn_source *s, FILE *out)
+{
+    struct tn_capture_stats cs;
+    tn_source_stats(s, &cs);
+    if (cs.live)
+        fprintf(out,
+                "\nCapture: %llu packets received by filter, %llu dropped by kernel, "
+                "%llu dropped by interface\n",
+                (unsigned long long)cs.kernel_recv, (unsigned long long)cs.kernel_drop,
+                (unsigned long long)cs.if_drop);
+}
