@@ -1,7 +1,8 @@
-/* source.c - the packet source of a run: which kind the options ask for, the plain capture kind
- * (files of every format, several files as one trace, a live interface), privilege dropping after
- * a live open, and the calls every kind shares. */
+/* source.c - the packet source of a run: which kind the options ask for, the capture kind
+ * (files of every format, several files as one trace, a live interface, two live capture points
+ * as one capture on "any"), privilege dropping after the open, and the calls every kind shares. */
 #include <errno.h>
+#include <net/if.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdlib.h>
@@ -44,25 +45,37 @@ struct capture_source {
     const char *last_src;      /* the frame's source pointer last interned */
     const char *origin;
     struct tn_names names;
+    /* two live capture points on "any": each packet's interface (Linux cooked v2 header) says
+     * which point saw it, so both share one clock and one order; 0 = one point */
+    unsigned in_idx, out_idx;
+    const char *point_name;    /* the report names the ingress interface, not "any" */
 };
 
 static int capture_next(struct tn_source *s, struct tn_source_pkt *out, struct tn_err *err)
 {
     struct capture_source *cs = (struct capture_source *)s;
-    struct tn_frame f;
-    int r = tn_capture_next(cs->cap, &f, err);
-    if (r <= 0)
-        return r;
-    if (f.source != cs->last_src) {
-        cs->last_src = f.source;
-        cs->origin = tn_names_intern(&cs->names, f.source);
+    for (;;) {
+        struct tn_frame f;
+        int r = tn_capture_next(cs->cap, &f, err);
+        if (r <= 0)
+            return r;
+        if (f.source != cs->last_src) {
+            cs->last_src = f.source;
+            cs->origin = tn_names_intern(&cs->names, f.source);
+        }
+        out->status = tn_dissect(&s->dcfg, f.linktype, f.data, f.caplen, f.wirelen, f.ts, f.num, &out->pkt);
+        out->has_pkt = true;
+        out->egress = false;
+        out->origin = cs->origin;
+        out->ns2 = NULL;
+        if (!cs->in_idx)
+            return 1;
+        out->origin = cs->point_name;
+        if (out->pkt.ifindex != cs->in_idx && out->pkt.ifindex != cs->out_idx)
+            continue;   /* another interface of this host */
+        out->egress = out->pkt.ifindex == cs->out_idx;
+        return 1;
     }
-    out->status = tn_dissect(&s->dcfg, f.linktype, f.data, f.caplen, f.wirelen, f.ts, f.num, &out->pkt);
-    out->has_pkt = true;
-    out->egress = false;
-    out->origin = cs->origin;
-    out->ns2 = NULL;
-    return 1;
 }
 
 static void capture_brk(struct tn_source *s)
@@ -106,6 +119,34 @@ int tn_source_open_capture(struct tn_source **out, struct tn_capture *cap, const
     cs->base = (struct tn_source){.ops = &capture_ops, .live = st.live, .dcfg = *dcfg};
     cs->cap = cap;
     *out = &cs->base;
+    return 0;
+}
+
+int tn_source_open_twopoint_live(struct tn_source **out, const struct tn_options *o, struct tn_err *err)
+{
+    unsigned in_idx = if_nametoindex(o->ingress_if), out_idx = if_nametoindex(o->egress_if);
+    if (!in_idx || !out_idx)
+        return tn_err_set(err, TN_EIO, "%s: no such interface", !in_idx ? o->ingress_if : o->egress_if);
+    struct tn_live_opts lo = {
+        .iface = "any",
+        .filter = o->filter,
+        .snaplen = o->snaplen ? o->snaplen : 256,
+        .immediate = o->immediate,
+        .buffer_kib = o->buffer_kib,
+        .promisc = false,   /* "any" cannot be promiscuous; a router sees its own traffic */
+        .linktype = TN_LINK_LINUX_SLL2,
+    };
+    struct tn_capture *cap;
+    int r = tn_capture_open_live(&cap, &lo, err);
+    if (r < 0)
+        return r;
+    struct tn_dissect_cfg dcfg;
+    tn_source_dissect_cfg(o, &dcfg);
+    tn_source_open_capture(out, cap, &dcfg);
+    struct capture_source *cs = (struct capture_source *)*out;
+    cs->in_idx = in_idx;
+    cs->out_idx = out_idx;
+    cs->point_name = o->ingress_if;
     return 0;
 }
 

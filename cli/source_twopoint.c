@@ -1,8 +1,6 @@
-/* source_twopoint.c - two capture points as one source: the files of both sides merged by time
- * stamp, or one live capture on "any" whose Linux cooked v2 header names each packet's
- * interface, so both points share one clock and one order.  Packets carry egress = true when
- * they were seen at the egress point. */
-#include <net/if.h>
+/* source_twopoint.c - the files of two capture points as one source, merged by time stamp.
+ * Packets carry egress = true when they were seen at the egress point.  (Two live points are
+ * one capture on "any": source.c.) */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -105,94 +103,5 @@ int tn_source_open_twopoint(struct tn_source **out, const struct tn_options *o, 
         ts->sides[i].path = ts->sides[i].egress ? o->egress[i - o->ningress] : o->ingress[i];
     }
     *out = &ts->base;
-    return 0;
-}
-
-/* ---- live ---- */
-
-struct twopoint_live {
-    struct tn_source base;
-    struct tn_capture *cap;
-    unsigned in_idx, out_idx;
-    const char *ingress_if;
-};
-
-static int live_next(struct tn_source *src, struct tn_source_pkt *out, struct tn_err *err)
-{
-    struct twopoint_live *tl = (struct twopoint_live *)src;
-    for (;;) {
-        struct tn_frame f;
-        int r = tn_capture_next(tl->cap, &f, err);
-        if (r <= 0)
-            return r;
-        out->status = tn_dissect(&src->dcfg, f.linktype, f.data, f.caplen, f.wirelen, f.ts, f.num, &out->pkt);
-        if (out->pkt.ifindex != tl->in_idx && out->pkt.ifindex != tl->out_idx)
-            continue;   /* another interface of this host */
-        out->egress = out->pkt.ifindex == tl->out_idx;
-        out->has_pkt = true;
-        out->origin = tl->ingress_if;
-        out->ns2 = NULL;
-        return 1;
-    }
-}
-
-static void live_brk(struct tn_source *src)
-{
-    tn_capture_break(((struct twopoint_live *)src)->cap);
-}
-
-static void live_stats(struct tn_source *src, struct tn_capture_stats *st)
-{
-    tn_capture_get_stats(((struct twopoint_live *)src)->cap, st);
-}
-
-static int live_dump_open(struct tn_source *src, const char *path, struct tn_err *err)
-{
-    return tn_capture_dump_open(((struct twopoint_live *)src)->cap, path, err);
-}
-
-static int live_close(struct tn_source *src, struct tn_err *err)
-{
-    struct twopoint_live *tl = (struct twopoint_live *)src;
-    int r = tn_capture_close(tl->cap, err);
-    free(tl);
-    return r;
-}
-
-static const struct tn_source_ops twopoint_live_ops = {
-    .name = "two-point live",
-    .next = live_next,
-    .brk = live_brk,
-    .stats = live_stats,
-    .dump_open = live_dump_open,
-    .close = live_close,
-};
-
-int tn_source_open_twopoint_live(struct tn_source **out, const struct tn_options *o, struct tn_err *err)
-{
-    unsigned in_idx = if_nametoindex(o->ingress_if), out_idx = if_nametoindex(o->egress_if);
-    if (!in_idx || !out_idx)
-        return tn_err_set(err, TN_EIO, "%s: no such interface", !in_idx ? o->ingress_if : o->egress_if);
-    struct tn_live_opts lo = {
-        .iface = "any",
-        .filter = o->filter,
-        .snaplen = o->snaplen ? o->snaplen : 256,
-        .immediate = o->immediate,
-        .buffer_kib = o->buffer_kib,
-        .promisc = false,   /* "any" cannot be promiscuous; a router sees its own traffic */
-        .linktype = TN_LINK_LINUX_SLL2,
-    };
-    struct tn_capture *cap;
-    int r = tn_capture_open_live(&cap, &lo, err);
-    if (r < 0)
-        return r;
-    struct twopoint_live *tl = tn_xcalloc(1, sizeof *tl);
-    tl->base = (struct tn_source){.ops = &twopoint_live_ops, .live = true};
-    tn_source_dissect_cfg(o, &tl->base.dcfg);
-    tl->cap = cap;
-    tl->in_idx = in_idx;
-    tl->out_idx = out_idx;
-    tl->ingress_if = o->ingress_if;
-    *out = &tl->base;
     return 0;
 }
