@@ -381,7 +381,7 @@ static int dump_close(struct tn_capture *c, struct tn_err *err)
     if (!c->dumper && c->dump_fp) {
         /* No frame came: still write a valid, empty pcap. */
         int lt = c->ops && c->ops->linktype ? c->ops->linktype(c->st) : -1;
-        r = dump_start(c, lt >= 0 ? lt : TN_LT_ETHERNET, err);
+        r = dump_start(c, lt >= 0 ? lt : TN_LINK_ETHERNET, err);
     }
     if (c->dumper) {
         if (pcap_dump_flush(c->dumper) != 0 && r == 0)

@@ -14,21 +14,7 @@
 #include <stdio.h>
 
 #include "capture.h"
-
-/* LINKTYPE_ values (https://www.tcpdump.org/linktypes.html) the capture layer produces itself. */
-enum {
-    TN_LT_NULL = 0,
-    TN_LT_ETHERNET = 1,
-    TN_LT_PPP = 9,
-    TN_LT_ATM_RFC1483 = 100,
-    TN_LT_RAW = 101,
-    TN_LT_C_HDLC = 104,
-    TN_LT_IEEE802_11 = 105,
-    TN_LT_LOOP = 108,
-    TN_LT_LINUX_SLL = 113,
-    TN_LT_PFLOG = 117,
-    TN_LT_IEEE802_11_RADIOTAP = 127,
-};
+#include "linktype.h"
 
 /* How many leading bytes capture.c reads to recognize a format: TN_MAGIC_LEN first, which is
  * enough for every format with a magic number; up to TN_PROBE_LEN when none matched, so that

@@ -21,11 +21,11 @@
 static const struct {
     int dlt, linktype;
 } dlt_map[] = {
-    {DLT_ATM_RFC1483, TN_LT_ATM_RFC1483},  /* 11 -> 100 */
-    {DLT_RAW, TN_LT_RAW},                  /* 12 -> 101 */
+    {DLT_ATM_RFC1483, TN_LINK_ATM_RFC1483},  /* 11 -> 100 */
+    {DLT_RAW, TN_LINK_RAW},                  /* 12 -> 101 */
 #ifdef DLT_SLIP_BSDOS
-    {DLT_SLIP_BSDOS, 102},
-    {DLT_PPP_BSDOS, 103},
+    {DLT_SLIP_BSDOS, TN_LINK_SLIP_BSDOS},
+    {DLT_PPP_BSDOS, TN_LINK_PPP_BSDOS},
 #endif
     {0, 0},
 };
@@ -100,11 +100,11 @@ static bool pcapfile_probe(const uint8_t *m, size_t len, const char *path)
 static uint32_t max_snaplen(int linktype)
 {
     switch (linktype) {
-    case 231:                  /* DBUS */
+    case TN_LINK_DBUS:
         return 128u * 1024 * 1024;
-    case 279:                  /* EBHSCR */
+    case TN_LINK_EBHSCR:
         return 8u * 1024 * 1024;
-    case 249:                  /* USBPCAP */
+    case TN_LINK_USBPCAP:
         return 1024u * 1024;
     default:
         return PCAP_MAX_SNAPLEN;

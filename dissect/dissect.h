@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "common.h"
+#include "linktype.h"
 
 /* ---- anomalies (listed once in anomalies.def) ---- */
 enum tn_anom_kind {
@@ -201,34 +202,23 @@ struct tn_dissect_cfg {
 
 void tn_dissect_cfg_default(struct tn_dissect_cfg *cfg);
 
-/* Link types are LINKTYPE_/DLT_ values as in pcap files. */
-enum {
-    TN_LINK_NULL = 0,          /* BSD loopback, host-order AF */
-    TN_LINK_ETHERNET = 1,
-    TN_LINK_RAW = 101,         /* LINKTYPE_RAW (DLT_RAW is 12 or 14 on some systems) */
-    TN_LINK_RAW_12 = 12,       /* DLT_RAW on most BSDs/Linux in files written with DLT values */
-    TN_LINK_RAW_14 = 14,       /* DLT_RAW on OpenBSD */
-    TN_LINK_LOOP = 108,        /* OpenBSD loopback, network-order AF */
-    TN_LINK_LINUX_SLL = 113,
-    TN_LINK_IPV4 = 228,
-    TN_LINK_IPV6 = 229,
-    TN_LINK_LINUX_SLL2 = 276,
-    TN_LINK_PPP = 9,
-    TN_LINK_FDDI = 10,
-    TN_LINK_PPP_HDLC = 50,
-    TN_LINK_C_HDLC = 104,
-    TN_LINK_IEEE802_11 = 105,
-    TN_LINK_RADIOTAP = 127,
-    TN_LINK_PPI = 192,
-    TN_LINK_NFLOG = 239,
+/* One link type tn_dissect reads: a row of the link table in dissect_link.c (tcpdump's
+ * printers[]).  Adding a link type is adding a row there (docs/HACKING.md). */
+struct tn_link_info {
+    int linktype;              /* LINKTYPE_ value (linktype.h) */
+    const char *name;          /* its name in tcpdump.org/linktypes.html, without LINKTYPE_ */
 };
+
+/* Row i of the link table, for i < tn_dissect_link_count(); NULL past the end. */
+const struct tn_link_info *tn_dissect_link_info(size_t i);
+size_t tn_dissect_link_count(void);
 
 /* Dissect one frame.  Returns enum tn_dis_status; out is always fully set (kind TN_PK_OTHER when
  * nothing of interest was found).  ts and num are copied into out unchanged. */
 int tn_dissect(const struct tn_dissect_cfg *cfg, int linktype, const uint8_t *data, uint32_t caplen,
                uint32_t wirelen, struct tn_time ts, uint64_t num, struct tn_pkt *out);
 
-/* True when the link type is one tn_dissect understands. */
+/* True when the link type has a row in the link table. */
 bool tn_dissect_link_supported(int linktype);
 
 #endif

@@ -120,8 +120,27 @@ static inline bool tn_dis_tunnel(struct tn_dis *d, uint8_t bit)
     return true;
 }
 
-/* dissect_link.c */
-void tn_dis_ether(struct tn_dis *d, struct tn_cursor *c);
+/* A dissector of one layer: reads its header at c and hands what it carries on. */
+typedef void tn_dis_fn(struct tn_dis *d, struct tn_cursor *c);
+
+/* dissect_link.c: the link table (one row per LINKTYPE_); the link layer named by linktype, then
+ * what it carries (false when the table has no row for it). */
+bool tn_dis_link(struct tn_dis *d, struct tn_cursor *c, int linktype);
+
+/* Link-layer leaves, one file each (rows of the link table). */
+tn_dis_fn tn_dis_ether;        /* dissect_link_ether.c: Ethernet */
+tn_dis_fn tn_dis_fddi;         /* dissect_link_ether.c: FDDI with 802.2 LLC/SNAP */
+tn_dis_fn tn_dis_ppp;          /* dissect_link_ppp.c: PPP, PPP in HDLC framing */
+tn_dis_fn tn_dis_chdlc;        /* dissect_link_ppp.c: Cisco HDLC */
+tn_dis_fn tn_dis_pppoe;        /* dissect_link_ppp.c: PPPoE session stage (an EtherType) */
+tn_dis_fn tn_dis_nflog;        /* dissect_link_nflog.c */
+tn_dis_fn tn_dis_wlan;         /* dissect_link_80211.c: 802.11 */
+tn_dis_fn tn_dis_radiotap;     /* dissect_link_80211.c: radiotap, then 802.11 */
+tn_dis_fn tn_dis_ppi;          /* dissect_link_80211.c: PPI, then the link type it names */
+
+/* dissect_link_ether.c: follow an EtherType (the EtherType table) through VLAN tags to the
+ * network layer.  llc_ok: a value <= 1500 is an 802.3 length followed by LLC (true on Ethernet;
+ * Linux cooked uses small values otherwise). */
 void tn_dis_ethertype(struct tn_dis *d, struct tn_cursor *c, uint16_t type, bool llc_ok);
 
 /* dissect_ip.c: ver 4 or 6 = what the enclosing header announced (mismatch: ip.version); ver 0 =
@@ -129,18 +148,18 @@ void tn_dis_ethertype(struct tn_dis *d, struct tn_cursor *c, uint16_t type, bool
  * whether a nibble other than 4/6 is ip.version (raw link) or just not IP (MPLS, GTP-U). */
 void tn_dis_ip(struct tn_dis *d, struct tn_cursor *c, unsigned ver);
 void tn_dis_ip_any(struct tn_dis *d, struct tn_cursor *c, enum tn_anom_kind trunc, bool strict);
-/* The link layer named by linktype (supported), then what it carries (dissect_link.c). */
-void tn_dis_link(struct tn_dis *d, struct tn_cursor *c, int linktype);
-/* PPP, Cisco HDLC, FDDI, NFLOG and PPI (dissect_link_more.c). */
-void tn_dis_link_more(struct tn_dis *d, struct tn_cursor *c, int linktype);
+tn_dis_fn tn_dis_ip4;          /* = tn_dis_ip(d, c, 4) */
+tn_dis_fn tn_dis_ip6;          /* = tn_dis_ip(d, c, 6) */
+/* The IP-protocol table (dissect_ip.c): the user's DFCP number first, then TCP, UDP, GRE, IP in
+ * IP; anything else is kind OTHER. */
 void tn_dis_transport(struct tn_dis *d, struct tn_cursor *c, uint8_t proto);
 
 /* dissect_tunnel.c */
-void tn_dis_udp(struct tn_dis *d, struct tn_cursor *c);
-void tn_dis_gre(struct tn_dis *d, struct tn_cursor *c);
+tn_dis_fn tn_dis_udp;
+tn_dis_fn tn_dis_gre;
 
 /* dissect_tcp.c, dissect_dfcp.c */
-void tn_dis_tcp(struct tn_dis *d, struct tn_cursor *c);
+tn_dis_fn tn_dis_tcp;
 void tn_dis_dfcp(struct tn_dis *d, struct tn_cursor *c, bool over_udp);
 
 #endif

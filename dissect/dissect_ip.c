@@ -59,7 +59,7 @@ static bool ip_len_beyond(struct tn_dis *d, enum tn_anom_kind k)
     return d->wire_from_hdr;
 }
 
-static void dis_ip4(struct tn_dis *d, struct tn_cursor *c)
+void tn_dis_ip4(struct tn_dis *d, struct tn_cursor *c)
 {
     struct tn_pkt *p = d->p;
     if (!tn_dis_hdr(d, c, IP4_HDR_LEN, TN_ANOM_IP4_TRUNCATED, TN_ANOM_IP4_TRUNCATED))
@@ -172,7 +172,7 @@ static bool ip6_ext_chain(struct tn_dis *d, struct tn_cursor *pl, uint8_t *nh)
     }
 }
 
-static void dis_ip6(struct tn_dis *d, struct tn_cursor *c)
+void tn_dis_ip6(struct tn_dis *d, struct tn_cursor *c)
 {
     struct tn_pkt *p = d->p;
     if (!tn_dis_hdr(d, c, IP6_HDR_LEN, TN_ANOM_IP6_TRUNCATED, TN_ANOM_IP6_TRUNCATED))
@@ -209,9 +209,9 @@ static void dis_ip6(struct tn_dis *d, struct tn_cursor *c)
 void tn_dis_ip(struct tn_dis *d, struct tn_cursor *c, unsigned ver)
 {
     if (ver == 4)
-        dis_ip4(d, c);
+        tn_dis_ip4(d, c);
     else
-        dis_ip6(d, c);
+        tn_dis_ip6(d, c);
 }
 
 void tn_dis_ip_any(struct tn_dis *d, struct tn_cursor *c, enum tn_anom_kind trunc, bool strict)
@@ -225,6 +225,31 @@ void tn_dis_ip_any(struct tn_dis *d, struct tn_cursor *c, enum tn_anom_kind trun
         tn_dis_flag(d, TN_ANOM_IP_VERSION, TN_DIS_MALFORMED);
 }
 
+/* IP in IP (RFC 2003) and IPv6 in IPv4 or IPv6 (RFC 4213, RFC 2473): one more tunnel level. */
+static void dis_ipip4(struct tn_dis *d, struct tn_cursor *c)
+{
+    if (tn_dis_tunnel(d, TN_TUN_IPIP))
+        tn_dis_ip4(d, c);
+}
+
+static void dis_ipip6(struct tn_dis *d, struct tn_cursor *c)
+{
+    if (tn_dis_tunnel(d, TN_TUN_IPIP))
+        tn_dis_ip6(d, c);
+}
+
+/* The IP-protocol table; ICMP, ESP, SCTP, ... have no row: kind OTHER. */
+static const struct ipproto {
+    uint8_t proto;
+    tn_dis_fn *dissect;
+} ipprotos[] = {
+    {TN_IPP_TCP, tn_dis_tcp},
+    {TN_IPP_UDP, tn_dis_udp},
+    {TN_IPP_GRE, tn_dis_gre},
+    {TN_IPP_IPV4, dis_ipip4},
+    {TN_IPP_IPV6, dis_ipip6},
+};
+
 void tn_dis_transport(struct tn_dis *d, struct tn_cursor *c, uint8_t proto)
 {
     d->p->ipproto = proto;
@@ -232,22 +257,10 @@ void tn_dis_transport(struct tn_dis *d, struct tn_cursor *c, uint8_t proto)
         tn_dis_dfcp(d, c, false);
         return;
     }
-    switch (proto) {
-    case TN_IPP_TCP:
-        tn_dis_tcp(d, c);
-        break;
-    case TN_IPP_UDP:
-        tn_dis_udp(d, c);
-        break;
-    case TN_IPP_GRE:
-        tn_dis_gre(d, c);
-        break;
-    case TN_IPP_IPV4:
-    case TN_IPP_IPV6:
-        if (tn_dis_tunnel(d, TN_TUN_IPIP))
-            tn_dis_ip(d, c, proto == TN_IPP_IPV4 ? 4 : 6);
-        break;
-    default:
-        break;  /* ICMP, ESP, SCTP, ...: kind OTHER */
+    for (size_t i = 0; i < TN_ARRAY_LEN(ipprotos); i++) {
+        if (ipprotos[i].proto == proto) {
+            ipprotos[i].dissect(d, c);
+            return;
+        }
     }
 }

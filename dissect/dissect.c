@@ -1,0 +1,46 @@
+/* dissect.c - the entry point of the dissect layer: one frame -> one normalized packet record.
+ * The link table (dissect_link.c) picks the first dissector; each layer hands what it carries to
+ * the next through its own table (EtherTypes in dissect_link_ether.c, IP protocols in
+ * dissect_ip.c).
+ */
+#include <string.h>
+
+#include "dissect_int.h"
+
+void tn_dissect_cfg_default(struct tn_dissect_cfg *cfg)
+{
+    cfg->dfcp_ipproto = TN_DFCP_DEFAULT_IPPROTO;
+    cfg->dfcp_udp_port = TN_DFCP_DEFAULT_UDP_PORT;
+}
+
+int tn_dissect(const struct tn_dissect_cfg *cfg, int linktype, const uint8_t *data, uint32_t caplen,
+               uint32_t wirelen, struct tn_time ts, uint64_t num, struct tn_pkt *out)
+{
+    memset(out, 0, sizeof *out);
+    out->ts = ts;
+    out->num = num;
+    out->caplen = caplen;
+    out->wirelen = wirelen;
+
+    /* A wire length below the captured length is a broken capture header: trust the bytes. */
+    struct tn_dis d = {
+        .cfg = cfg,
+        .p = out,
+        .base = data,
+        .wire_end = wirelen > caplen ? wirelen : caplen,
+        .status = TN_DIS_OK,
+    };
+    if (!tn_dissect_link_supported(linktype)) {
+        tn_dis_flag(&d, TN_ANOM_LINK_UNKNOWN, TN_DIS_OK);
+        return d.status;
+    }
+    if (caplen == 0 || !data) {
+        tn_dis_flag(&d, TN_ANOM_FRAME_EMPTY, TN_DIS_TRUNCATED);
+        return d.status;
+    }
+
+    struct tn_cursor c;
+    tn_cur_init(&c, data, caplen);
+    tn_dis_link(&d, &c, linktype);
+    return d.status;
+}
