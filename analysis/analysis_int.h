@@ -252,8 +252,6 @@ void tn_infer_ts(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_d
 void tn_infer_window(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
                      const struct tn_pkt *p, uint32_t win);
 void tn_infer_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp);
-/* Relative, 64-bit unwrapped position of seq in direction ds. */
-int64_t tn_rel_seq(const struct tn_dir_stats *ds, uint32_t seq);
 
 /* Congestion-window models replayed per sender (analysis_tcp_cwnd.c): Reno/NewReno and CUBIC
  * side by side; the one that explains the observed flight sizes best is reported. */

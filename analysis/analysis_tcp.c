@@ -5,13 +5,6 @@
 #include "analysis_int.h"
 #include "seq.h"
 
-/* Relative, 64-bit unwrapped position of seq in a direction whose highest end is hi_rel. */
-int64_t tn_rel_seq(const struct tn_dir_stats *ds, uint32_t seq)
-{
-    uint32_t ref = ds->isn + (uint32_t)ds->hi_rel;
-    return ds->hi_rel + (int32_t)(seq - ref);
-}
-
 static void gap_push(struct tn_dir_priv *dp, struct tn_gap g)
 {
     if (dp->ngaps == TN_MAX_GAPS) {   /* forget the lowest (oldest) gap */

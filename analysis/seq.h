@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis.h"
+
 static inline bool tn_seq_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
 static inline bool tn_seq_leq(uint32_t a, uint32_t b) { return (int32_t)(a - b) <= 0; }
 static inline bool tn_seq_gt(uint32_t a, uint32_t b) { return (int32_t)(a - b) > 0; }
@@ -15,6 +17,15 @@ static inline uint64_t tn_seq_unwrap(uint64_t ref, uint32_t seq)
 {
     int32_t d = (int32_t)(seq - (uint32_t)ref);
     return (uint64_t)((int64_t)ref + d);
+}
+
+/* Relative, 64-bit unwrapped position of seq in a direction whose highest end is hi_rel (inline
+ * here, not in analysis_tcp.c, so that the counters and the inference both use it without
+ * calling each other). */
+static inline int64_t tn_rel_seq(const struct tn_dir_stats *ds, uint32_t seq)
+{
+    uint32_t ref = ds->isn + (uint32_t)ds->hi_rel;
+    return ds->hi_rel + (int32_t)(seq - ref);
 }
 
 #endif
