@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "addr.h"
 #include "common.h"
 #include "linktype.h"
 
@@ -143,15 +144,6 @@ struct tn_tcp {
     uint8_t hdr_len;           /* bytes */
     struct tn_tcp_opts opt;
 };
-
-/* ---- addresses ---- */
-struct tn_addr {
-    uint8_t family;            /* 4 or 6; 0 = none */
-    uint8_t a[16];             /* IPv4 in the first 4 bytes */
-};
-
-/* Format numerically ("10.0.0.1", "2001:db8::1"); buf must hold 48 bytes. */
-const char *tn_addr_str(const struct tn_addr *a, char *buf, size_t len);
 
 /* Tunnels the packet was found inside (bit set). */
 enum {

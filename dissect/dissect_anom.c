@@ -1,8 +1,6 @@
-/* dissect_anom.c - name tables: anomalies (from anomalies.def), DFCP types, addresses.
+/* dissect_anom.c - name tables: anomalies (from anomalies.def) and DFCP types.
  * Reference: dfcp-wire-format.md "Header" for the DFCP type names. */
-#include <arpa/inet.h>
 #include <stdio.h>
-#include <sys/socket.h>
 
 #include "dissect_int.h"
 
@@ -46,19 +44,5 @@ const char *tn_dfcp_type_name(unsigned type, char buf[16])
         if (t->v == type)
             return t->s;
     snprintf(buf, 16, "unknown-%u", type);
-    return buf;
-}
-
-const char *tn_addr_str(const struct tn_addr *a, char *buf, size_t len)
-{
-    const char *r = NULL;
-    if (len == 0)
-        return buf;
-    if (a->family == 4)
-        r = inet_ntop(AF_INET, a->a, buf, (socklen_t)len);
-    else if (a->family == 6)
-        r = inet_ntop(AF_INET6, a->a, buf, (socklen_t)len);
-    if (!r)
-        snprintf(buf, len, "-");
     return buf;
 }

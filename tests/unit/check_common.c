@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addr.h"
 #include "common.h"
 
 START_TEST(test_err_set_returns_negative_code)
@@ -41,6 +42,18 @@ START_TEST(test_time_diff)
 }
 END_TEST
 
+START_TEST(test_addr_str)
+{
+    struct tn_addr none = {0};
+    char ab[48];
+    ck_assert_str_eq(tn_addr_str(&none, ab, sizeof ab), "-");
+    struct tn_addr v6 = {.family = 6, .a = {0xfe, 0x80, [15] = 1}};
+    ck_assert_str_eq(tn_addr_str(&v6, ab, sizeof ab), "fe80::1");
+    struct tn_addr v4 = {.family = 4, .a = {255, 255, 255, 255}};
+    ck_assert_str_eq(tn_addr_str(&v4, ab, sizeof ab), "255.255.255.255");
+}
+END_TEST
+
 Suite *tn_common_suite(void)
 {
     Suite *s = suite_create("common");
@@ -48,6 +61,7 @@ Suite *tn_common_suite(void)
     tcase_add_test(tc, test_err_set_returns_negative_code);
     tcase_add_test(tc, test_grow_keeps_contents);
     tcase_add_test(tc, test_time_diff);
+    tcase_add_test(tc, test_addr_str);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,16 @@
+/* addr.h - a network address as every layer keeps it: IPv4 or IPv6 in 16 bytes, and its text. */
+#ifndef TN_ADDR_H
+#define TN_ADDR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct tn_addr {
+    uint8_t family;            /* 4 or 6; 0 = none */
+    uint8_t a[16];             /* IPv4 in the first 4 bytes */
+};
+
+/* Format numerically ("10.0.0.1", "2001:db8::1"; "-" for none); buf must hold 48 bytes. */
+const char *tn_addr_str(const struct tn_addr *a, char *buf, size_t len);
+
+#endif
