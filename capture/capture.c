@@ -53,6 +53,8 @@ struct tn_capture {
     char *iface;
     volatile sig_atomic_t stop;
     struct tn_capture_stats stats;
+    struct tn_err warnings[TN_CAPTURE_MAX_WARNINGS];  /* tn_capture_warning */
+    size_t nwarnings;
 
     /* -w dump */
     char *dump_path, *dump_tmp;
@@ -297,11 +299,14 @@ int tn_capture_open_live(struct tn_capture **out, const struct tn_live_opts *o,
         err->msg[0] = '\0';
     }
     struct tn_capture *c = capture_new();
-    int r = tn_capture_live_open(&c->st, o, err);
+    struct tn_err warn = {0};
+    int r = tn_capture_live_open(&c->st, o, &warn, err);
     if (r < 0) {
         free(c);
         return r;
     }
+    if (warn.msg[0])
+        c->warnings[c->nwarnings++] = warn;
     c->ops = &tn_capture_live_ops;
     c->live = true;
     c->stats.live = true;
@@ -465,6 +470,11 @@ const char *tn_capture_backend(const struct tn_capture *c)
 int tn_capture_erf_type(const struct tn_capture *c)
 {
     return c->ops && c->ops->erf_type ? c->ops->erf_type(c->st) : -1;
+}
+
+const char *tn_capture_warning(const struct tn_capture *c, size_t i)
+{
+    return c && i < c->nwarnings ? c->warnings[i].msg : NULL;
 }
 
 int tn_capture_close(struct tn_capture *c, struct tn_err *err)

@@ -59,10 +59,17 @@ int tn_capture_open_file(struct tn_capture **out, const char *path, struct tn_er
 int tn_capture_open_files(struct tn_capture **out, const char *const *paths, int npaths,
                           struct tn_err *err);
 
-/* Open a live interface (libpcap).  When libpcap activates the interface with a warning (e.g.
- * promiscuous mode not supported) this returns 0 with err->code == 0 and the warning in
- * err->msg; otherwise a successful open leaves err->msg empty. */
+/* Open a live interface (libpcap).  Returns 0, or -TN_E* with err filled.  A warning libpcap
+ * gives when it activates the interface (e.g. promiscuous mode not supported) does not fail the
+ * open: it is kept in the capture's warnings (tn_capture_warning). */
 int tn_capture_open_live(struct tn_capture **out, const struct tn_live_opts *o, struct tn_err *err);
+
+/* The capture's warnings: things it met without failing, which the caller should tell the user
+ * (today the warning of a live interface's activation; the text names the interface).  Returns
+ * the i-th, oldest first, or NULL past the last; at most TN_CAPTURE_MAX_WARNINGS are kept.  Valid
+ * until tn_capture_close. */
+#define TN_CAPTURE_MAX_WARNINGS 4
+const char *tn_capture_warning(const struct tn_capture *c, size_t i);
 
 /* Read the next frame.  Returns 1 = frame, 0 = end of all input, <0 = error with err filled.
  * On -TN_ETRUNC (a file cut in the middle of a record, or a corrupt record header after the

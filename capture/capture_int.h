@@ -68,7 +68,10 @@ extern const struct tn_capture_ops tn_capture_libtrace_ops;
 
 /* Live capture (capture_pcap.c); not in the probe list. */
 extern const struct tn_capture_ops tn_capture_live_ops;
-int tn_capture_live_open(void **st, const struct tn_live_opts *o, struct tn_err *err);
+/* Returns 0 or -TN_E* with err filled; a warning of a successful open goes into warn (code 0,
+ * message empty when there is none). */
+int tn_capture_live_open(void **st, const struct tn_live_opts *o, struct tn_err *warn,
+                         struct tn_err *err);
 void tn_capture_live_break(void *st);
 void tn_capture_live_stats(void *st, struct tn_capture_stats *s);
 int tn_capture_live_snaplen(void *st);

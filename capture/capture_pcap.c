@@ -373,7 +373,8 @@ static void activate_msg(pcap_t *p, int rc, char *buf, size_t size)
         snprintf(buf, size, "%s", pcap_statustostr(rc));
 }
 
-int tn_capture_live_open(void **st, const struct tn_live_opts *o, struct tn_err *err)
+int tn_capture_live_open(void **st, const struct tn_live_opts *o, struct tn_err *warn,
+                         struct tn_err *err)
 {
     char ebuf[PCAP_ERRBUF_SIZE] = "";
     char msg[PCAP_ERRBUF_SIZE + 128];
@@ -397,10 +398,16 @@ int tn_capture_live_open(void **st, const struct tn_live_opts *o, struct tn_err 
         activate_msg(p, rc, msg, sizeof msg);
         return live_fail(p, TN_EIO, err, o->iface, "cannot start capture", msg);
     }
+    /* rc > 0 is a warning.  libpcap 1.10.3 on Linux also leaves one in the error buffer with
+     * rc 0 (seen for promiscuous mode on "any": "Promiscuous mode not supported on the "any"
+     * device", which its pcap-linux.c flags as PCAP_WARNING_PROMISC_NOTSUP); pcap_create starts
+     * the buffer empty, so any text there is meant for the user. */
     char warning[sizeof msg] = "";
     if (rc > 0)
         activate_msg(p, rc, warning, sizeof warning);
-    if (o->linktype && pcap_set_datalink(p, o->linktype == 276 ? DLT_LINUX_SLL2 : o->linktype) < 0)
+    else if (pcap_geterr(p)[0])
+        snprintf(warning, sizeof warning, "%s", pcap_geterr(p));
+    if (o->linktype && pcap_set_datalink(p, o->linktype == TN_LINK_LINUX_SLL2 ? DLT_LINUX_SLL2 : o->linktype) < 0)
         return live_fail(p, TN_EIO, err, o->iface, "cannot select the link type", pcap_geterr(p));
     if (o->filter && *o->filter) {
         struct bpf_program prog;
@@ -417,9 +424,8 @@ int tn_capture_live_open(void **st, const struct tn_live_opts *o, struct tn_err 
     lv->snaplen = pcap_snapshot(p);
     snprintf(lv->iface, sizeof lv->iface, "%s", o->iface);
     *st = lv;
-    /* Success with a warning: err says so with code 0 (see capture.h). */
     if (warning[0])
-        tn_err_set(err, TN_EOK, "%s: warning: %s", o->iface, warning);
+        tn_err_set(warn, TN_EOK, "%s: %s", o->iface, warning);
     return 0;
 }
 

@@ -1170,6 +1170,32 @@ START_TEST(test_live_loopback)
 }
 END_TEST
 
+/* A warning of a successful live open is kept with the capture (not in the error buffer):
+ * libpcap on Linux turns promiscuous mode off on the "any" device and activates it with
+ * PCAP_WARNING_PROMISC_NOTSUP (pcap-linux.c).  A file capture has no warning. */
+START_TEST(test_live_warning)
+{
+    struct tn_capture *c;
+    struct tn_err err = {0};
+    ck_assert_int_eq(tn_capture_open_file(&c, TN_SAMPLES_DIR "/loopback-iperf3.pcap", &err), 0);
+    ck_assert_ptr_null(tn_capture_warning(c, 0));
+    tn_capture_close(c, NULL);
+
+    struct tn_live_opts o = {.iface = "any", .promisc = true, .filter = "udp port 9"};
+    int r = tn_capture_open_live(&c, &o, &err);
+    if (r < 0 && geteuid() != 0) {
+        fprintf(stderr, "test_live_warning: skipped (not root: %s)\n", err.msg);
+        return;
+    }
+    ck_assert_msg(r == 0, "%s", err.msg);
+    const char *w = tn_capture_warning(c, 0);
+    ck_assert_ptr_nonnull(w);
+    ck_assert_msg(strncmp(w, "any: ", 5) == 0 && strstr(w, "romisc"), "%s", w);
+    ck_assert_ptr_null(tn_capture_warning(c, 1));
+    tn_capture_close(c, NULL);
+}
+END_TEST
+
 Suite *tn_capture_suite(void)
 {
     Suite *s = suite_create("capture");
@@ -1216,6 +1242,7 @@ Suite *tn_capture_suite(void)
     TCase *live = tcase_create("live");
     tcase_set_timeout(live, 30);
     tcase_add_test(live, test_live_loopback);
+    tcase_add_test(live, test_live_warning);
     suite_add_tcase(s, live);
     return s;
 }
