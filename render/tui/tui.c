@@ -102,18 +102,17 @@ static double sort_key(const struct tn_tui_row *r, enum tn_sort s)
     return 0;
 }
 
-static enum tn_sort cmp_sort;
-static bool cmp_reverse;
-
-static int cmp_rows(const void *x, const void *y)
+/* qsort_r comparator; ctx is the struct tn_ui whose sort and reverse apply. */
+static int cmp_rows(const void *x, const void *y, void *ctx)
 {
+    const struct tn_ui *ui = ctx;
     const struct tn_tui_row *a = *(const struct tn_tui_row *const *)x, *b = *(const struct tn_tui_row *const *)y;
-    double ka = sort_key(a, cmp_sort), kb = sort_key(b, cmp_sort);
+    double ka = sort_key(a, ui->sort), kb = sort_key(b, ui->sort);
     /* numbers ascending, measurements (rates, counts) largest first */
     int r = ka < kb ? -1 : ka > kb;
-    if (cmp_sort != TN_SORT_IDX)
+    if (ui->sort != TN_SORT_IDX)
         r = -r;
-    if (cmp_reverse)
+    if (ui->reverse)
         r = -r;
     return r ? r : (a->idx < b->idx ? -1 : 1);
 }
@@ -140,10 +139,8 @@ void tn_ui_rebuild(struct tn_ui *ui)
     for (size_t i = 0; i < s->nrows; i++)
         if (matches(s->rows[i], f))
             ui->vis[ui->nvis++] = s->rows[i];
-    cmp_sort = ui->sort;
-    cmp_reverse = ui->reverse;
     if (ui->sort != TN_SORT_IDX || ui->reverse)
-        qsort(ui->vis, ui->nvis, sizeof *ui->vis, cmp_rows);
+        qsort_r(ui->vis, ui->nvis, sizeof *ui->vis, cmp_rows, ui);
     if (!tn_ui_selected(ui))
         ui->sel_idx = ui->nvis ? ui->vis[0]->idx : 0;
 }
