@@ -2,6 +2,7 @@
 #include "common.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,13 @@ _Noreturn void tn_fatal(const char *what)
     fputs(what, stderr);
     fputc('\n', stderr);
     abort();
+}
+
+_Noreturn void tn_bug(const char *cond, const char *file, int line)
+{
+    char what[256];
+    snprintf(what, sizeof what, "bug: %s (%s:%d)", cond, file, line);
+    tn_fatal(what);
 }
 
 void *tn_xmalloc(size_t n)
@@ -72,6 +80,7 @@ void tn_grow(void **arr, size_t *cap, size_t need, size_t elsz)
 {
     if (need <= *cap)
         return;
+    TN_BUG_ON(elsz == 0 || need > SIZE_MAX / 2 / elsz);  /* no array is half the address space */
     size_t ncap = *cap ? *cap : 16;
     while (ncap < need)
         ncap *= 2;

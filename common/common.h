@@ -65,6 +65,17 @@ static inline int tn_time_cmp(struct tn_time a, struct tn_time b)
 void tn_set_fatal_hook(void (*hook)(void));
 _Noreturn void tn_fatal(const char *what);
 
+/* TN_BUG_ON(cond): cond breaks an invariant of the program itself (never of its input: bad input
+ * is an anomaly or an error).  Active in debug and fuzz builds: it names the condition, file and
+ * line through tn_fatal, which aborts.  With NDEBUG (release builds) the condition is not even
+ * evaluated (Suricata's DEBUG_VALIDATE_BUG_ON, design.md section 4). */
+#ifdef NDEBUG
+#define TN_BUG_ON(cond) ((void)sizeof(cond))
+#else
+#define TN_BUG_ON(cond) ((cond) ? tn_bug(#cond, __FILE__, __LINE__) : (void)0)
+#endif
+_Noreturn void tn_bug(const char *cond, const char *file, int line);
+
 void *tn_xmalloc(size_t n) __attribute__((malloc, warn_unused_result));
 void *tn_xcalloc(size_t n, size_t size) __attribute__((malloc, warn_unused_result));
 void *tn_xrealloc(void *p, size_t n) __attribute__((warn_unused_result));

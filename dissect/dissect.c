@@ -41,6 +41,8 @@ int tn_dissect(const struct tn_dissect_cfg *cfg, int linktype, const uint8_t *da
 
     struct tn_cursor c;
     tn_cur_init(&c, data, caplen);
-    tn_dis_link(&d, &c, linktype);
+    bool known = tn_dis_link(&d, &c, linktype);
+    TN_BUG_ON(!known);   /* tn_dissect_link_supported said it has a row */
+    TN_BUG_ON(d.status < TN_DIS_OK || d.status > TN_DIS_MALFORMED);
     return d.status;
 }

@@ -60,6 +60,7 @@ struct tn_dis {
 /* Record an anomaly and raise the status to at least st. */
 static inline void tn_dis_flag(struct tn_dis *d, enum tn_anom_kind k, int st)
 {
+    TN_BUG_ON((unsigned)k >= TN_ANOM_COUNT);
     tn_anom(&d->p->anoms, k);
     if (st > d->status)
         d->status = st;

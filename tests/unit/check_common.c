@@ -1,5 +1,6 @@
-/* check_common.c - error buffer and growth helper. */
+/* check_common.c - error buffer, growth helper, time stamps, addresses and TN_BUG_ON. */
 #include <check.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +55,40 @@ START_TEST(test_addr_str)
 }
 END_TEST
 
+/* TN_BUG_ON goes through tn_fatal, whose hook runs first: this one jumps back instead of letting
+ * it abort, so the test can see that a broken invariant stops the program and a kept one does
+ * not. */
+static jmp_buf bug_jmp;
+static int bug_hits;
+
+static void bug_hook(void)
+{
+    bug_hits++;
+    longjmp(bug_jmp, 1);
+}
+
+START_TEST(test_bug_on)
+{
+    volatile int evaluated = 0;
+    tn_set_fatal_hook(bug_hook);
+    if (setjmp(bug_jmp) == 0) {
+        TN_BUG_ON(evaluated++ > 0);
+#ifndef NDEBUG
+        ck_assert_int_eq(evaluated, 1);
+        TN_BUG_ON(evaluated == 1);
+        ck_abort_msg("TN_BUG_ON(true) returned");
+#endif
+    }
+    tn_set_fatal_hook(NULL);
+#ifndef NDEBUG
+    ck_assert_int_eq(bug_hits, 1);
+#else
+    ck_assert_int_eq(bug_hits, 0);
+    ck_assert_int_eq(evaluated, 0);
+#endif
+}
+END_TEST
+
 Suite *tn_common_suite(void)
 {
     Suite *s = suite_create("common");
@@ -62,6 +97,7 @@ Suite *tn_common_suite(void)
     tcase_add_test(tc, test_grow_keeps_contents);
     tcase_add_test(tc, test_time_diff);
     tcase_add_test(tc, test_addr_str);
+    tcase_add_test(tc, test_bug_on);
     suite_add_tcase(s, tc);
     return s;
 }
