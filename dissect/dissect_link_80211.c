@@ -35,8 +35,13 @@ void tn_dis_wlan(struct tn_dis *d, struct tn_cursor *c)
         return;
     bool qos = subtype & WLAN_SUBTYPE_QOS;
     bool wds = (flags & WLAN_TO_DS) && (flags & WLAN_FROM_DS);
-    size_t more = (wds ? WLAN_ADDR4_LEN : 0) + (qos ? WLAN_QOS_LEN : 0) +
-                  (qos && (flags & WLAN_ORDER) ? WLAN_HT_LEN : 0);
+    size_t more = 0;
+    if (wds)
+        more += WLAN_ADDR4_LEN;
+    if (qos)
+        more += WLAN_QOS_LEN;
+    if (qos && (flags & WLAN_ORDER))
+        more += WLAN_HT_LEN;
     tn_cur_skip(c, WLAN_HDR_LEN - 2);
     if (!tn_dis_hdr(d, c, more, TN_ANOM_LINK_TRUNCATED, TN_ANOM_LINK_TRUNCATED))
         return;
