@@ -425,7 +425,7 @@ int tn_capture_live_open(void **st, const struct tn_live_opts *o, struct tn_err 
     snprintf(lv->iface, sizeof lv->iface, "%s", o->iface);
     *st = lv;
     if (warning[0])
-        tn_err_set(warn, TN_EOK, "%s: %s", o->iface, warning);
+        tn_err_set(warn, TN_EOK, "%s: warning: %s", o->iface, warning);
     return 0;
 }
 

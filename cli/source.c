@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pipeline.h"
 #include "source.h"
 
 const char *tn_names_intern(struct tn_names *s, const char *name)
@@ -122,6 +123,14 @@ int tn_source_open_capture(struct tn_source **out, struct tn_capture *cap, const
     return 0;
 }
 
+/* Tell the user what a live capture met without failing (an activation warning). */
+static void tell_capture_warnings(const struct tn_capture *cap)
+{
+    const char *w;
+    for (size_t i = 0; (w = tn_capture_warning(cap, i)) != NULL; i++)
+        tn_cli_warn(w);
+}
+
 int tn_source_open_twopoint_live(struct tn_source **out, const struct tn_options *o, struct tn_err *err)
 {
     unsigned in_idx = if_nametoindex(o->ingress_if), out_idx = if_nametoindex(o->egress_if);
@@ -140,6 +149,7 @@ int tn_source_open_twopoint_live(struct tn_source **out, const struct tn_options
     int r = tn_capture_open_live(&cap, &lo, err);
     if (r < 0)
         return r;
+    tell_capture_warnings(cap);
     struct tn_dissect_cfg dcfg;
     tn_source_dissect_cfg(o, &dcfg);
     tn_source_open_capture(out, cap, &dcfg);
@@ -180,6 +190,8 @@ static int open_plain(struct tn_source **out, const struct tn_options *o, const 
             .promisc = o->promisc,
         };
         r = tn_capture_open_live(&cap, &lo, err);
+        if (r == 0)
+            tell_capture_warnings(cap);
     } else {
         r = tn_capture_open_files(&cap, o->files, o->nfiles, err);
     }
