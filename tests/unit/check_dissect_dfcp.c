@@ -251,24 +251,13 @@ static const struct frame_case sweep_dfcp[] = {
 
 START_TEST(test_sweep_dfcp)
 {
-    const struct frame_case *fc = &sweep_dfcp[_i];
-    sweep_one(fc->what, fc->linktype, fc->b, fc->n, fc->need);
+    sweep_case(&sweep_dfcp[_i]);
 }
 END_TEST
 
-
-static size_t dfcp_build(size_t i, uint8_t *buf, size_t cap, int *lt)
-{
-    const struct frame_case *fc = &sweep_dfcp[i];
-    ck_assert_uint_le(fc->n, cap);
-    memcpy(buf, fc->b, fc->n);
-    *lt = fc->linktype;
-    return fc->n;
-}
-
 START_TEST(test_dfcp_mutations)
 {
-    mutate_frames(dfcp_build, N(sweep_dfcp), 0x9e3779b9u ^ (uint32_t)_i);
+    mutate_frames(frame_cases_build, sweep_dfcp, N(sweep_dfcp), MUTATION_SEED ^ (uint32_t)_i);
 }
 END_TEST
 

@@ -1,9 +1,11 @@
 /* check_dissect_helper.c - the helpers of dissect_test.h: dissection from exact-size copies, the
  * truncation sweep and the mutations every dissect test file runs over its frames.
  * (Named check_* so the tests' source glob picks it up; it holds no suite.) */
+#include <pcap/pcap.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "corpus_helper.h"
 #include "dissect_test.h"
 
 uint8_t *g_copy;
@@ -128,13 +130,31 @@ static uint32_t xorshift32(uint32_t *s)
     return *s = x;
 }
 
-void mutate_frames(frame_builder *build, size_t n, uint32_t seed)
+void sweep_case(const struct frame_case *fc)
+{
+    sweep_one(fc->what, fc->linktype, fc->b, fc->n, fc->need);
+}
+
+size_t frame_case_copy(const struct frame_case *fc, uint8_t *buf, size_t cap, int *lt)
+{
+    ck_assert_uint_le(fc->n, cap);
+    memcpy(buf, fc->b, fc->n);
+    *lt = fc->linktype;
+    return fc->n;
+}
+
+size_t frame_cases_build(const void *cases, size_t i, uint8_t *buf, size_t cap, int *lt)
+{
+    return frame_case_copy(&((const struct frame_case *)cases)[i], buf, cap, lt);
+}
+
+void mutate_frames(frame_builder *build, const void *ctx, size_t n, uint32_t seed)
 {
     uint8_t buf[256];
     struct tn_pkt p;
     for (int round = 0; round < 3000; round++) {
         int lt;
-        size_t len = build(xorshift32(&seed) % n, buf, sizeof buf, &lt);
+        size_t len = build(ctx, xorshift32(&seed) % n, buf, sizeof buf, &lt);
         unsigned flips = 1 + xorshift32(&seed) % 4;
         for (unsigned f = 0; f < flips; f++)
             buf[xorshift32(&seed) % len] = (uint8_t)xorshift32(&seed);
@@ -152,4 +172,26 @@ void mutate_frames(frame_builder *build, size_t n, uint32_t seed)
             ck_assert_uint_le(p.payload_caplen, p.payload_len);
         }
     }
+}
+
+long dissect_corpus_file(const char *rel, void (*visit)(const struct tn_pkt *p, void *ctx),
+                         void *ctx)
+{
+    char ebuf[PCAP_ERRBUF_SIZE];
+    const char *path = tn_test_corpus_path(rel);
+    pcap_t *pc = pcap_open_offline(path, ebuf);
+    ck_assert_msg(pc != NULL, "%s: %s", path, ebuf);
+    struct tn_dissect_cfg cfg;
+    tn_dissect_cfg_default(&cfg);
+    struct pcap_pkthdr *h;
+    const u_char *data;
+    long frames = 0;
+    struct tn_pkt p;
+    while (pcap_next_ex(pc, &h, &data) == 1) {
+        struct tn_time ts = {h->ts.tv_sec, (uint32_t)h->ts.tv_usec * 1000u};
+        tn_dissect(&cfg, pcap_datalink(pc), data, h->caplen, h->len, ts, (uint64_t)++frames, &p);
+        visit(&p, ctx);
+    }
+    pcap_close(pc);
+    return frames;
 }

@@ -3,8 +3,6 @@
  * mutations over these frames.
  */
 #include <check.h>
-#include <pcap/pcap.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,28 +198,25 @@ static const struct corpus_tcp {
     {"tcptrace-input/fast_reuse.dmp", 513, 513, 36},
 };
 
+struct tcp_fin_count {
+    long tcp, fin;
+};
+
+static void count_tcp_fin(const struct tn_pkt *p, void *ctx)
+{
+    struct tcp_fin_count *n = ctx;
+    if (p->kind == TN_PK_TCP) {
+        n->tcp++;
+        n->fin += (p->tcp.flags & TN_TCP_FIN) != 0;
+    }
+}
+
 START_TEST(test_corpus_len_gt_wire)
 {
     const struct corpus_tcp *ct = &corpus_tcp[_i];
-    char path[1024], ebuf[PCAP_ERRBUF_SIZE];
-    snprintf(path, sizeof path, "%s", tn_test_corpus_path(ct->file));
-    pcap_t *pc = pcap_open_offline(path, ebuf);
-    ck_assert_msg(pc != NULL, "%s: %s", path, ebuf);
-    struct tn_dissect_cfg cfg;
-    tn_dissect_cfg_default(&cfg);
-    struct pcap_pkthdr *h;
-    const u_char *data;
-    long frames = 0, tcp = 0, fin = 0;
-    struct tn_pkt p;
-    while (pcap_next_ex(pc, &h, &data) == 1) {
-        struct tn_time ts = {h->ts.tv_sec, (uint32_t)h->ts.tv_usec * 1000u};
-        tn_dissect(&cfg, pcap_datalink(pc), data, h->caplen, h->len, ts, (uint64_t)++frames, &p);
-        if (p.kind == TN_PK_TCP) {
-            tcp++;
-            fin += (p.tcp.flags & TN_TCP_FIN) != 0;
-        }
-    }
-    pcap_close(pc);
+    struct tcp_fin_count n = {0, 0};
+    long frames = dissect_corpus_file(ct->file, count_tcp_fin, &n);
+    long tcp = n.tcp, fin = n.fin;
     ck_assert_msg(frames == ct->frames, "%s: %ld frames", ct->file, frames);
     ck_assert_msg(tcp == ct->tcp, "%s: %ld TCP", ct->file, tcp);
     ck_assert_msg(fin == ct->fin, "%s: %ld FIN", ct->file, fin);
@@ -421,24 +416,13 @@ static const struct frame_case sweep_ip[] = {
 
 START_TEST(test_sweep_ip)
 {
-    const struct frame_case *fc = &sweep_ip[_i];
-    sweep_one(fc->what, fc->linktype, fc->b, fc->n, fc->need);
+    sweep_case(&sweep_ip[_i]);
 }
 END_TEST
 
-
-static size_t ip_build(size_t i, uint8_t *buf, size_t cap, int *lt)
-{
-    const struct frame_case *fc = &sweep_ip[i];
-    ck_assert_uint_le(fc->n, cap);
-    memcpy(buf, fc->b, fc->n);
-    *lt = fc->linktype;
-    return fc->n;
-}
-
 START_TEST(test_ip_mutations)
 {
-    mutate_frames(ip_build, N(sweep_ip), 0x9e3779b9u ^ (uint32_t)_i);
+    mutate_frames(frame_cases_build, sweep_ip, N(sweep_ip), MUTATION_SEED ^ (uint32_t)_i);
 }
 END_TEST
 

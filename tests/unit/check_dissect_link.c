@@ -4,8 +4,6 @@
  * mutations over these frames.
  */
 #include <check.h>
-#include <pcap/pcap.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -513,39 +511,35 @@ static const struct pppoe_file {
     {"zeek-traces/pppoe-over-qinq.pcap", 20394, 443, 44, 23415, 42, 11105},
 };
 
+struct pppoe_count {
+    const struct pppoe_file *pf;
+    long pk_a, bytes_a, pk_b, bytes_b, other;
+};
+
+static void count_pppoe(const struct tn_pkt *p, void *ctx)
+{
+    struct pppoe_count *n = ctx;
+    if (p->kind == TN_PK_TCP && p->sport == n->pf->port_a) {
+        n->pk_a++;
+        n->bytes_a += p->payload_len;
+    } else if (p->kind == TN_PK_TCP && p->sport == n->pf->port_b) {
+        n->pk_b++;
+        n->bytes_b += p->payload_len;
+    } else {
+        n->other++;
+    }
+}
+
 START_TEST(test_pppoe_corpus)
 {
     const struct pppoe_file *pf = &pppoe_files[_i];
-    char path[1024], ebuf[PCAP_ERRBUF_SIZE];
-    snprintf(path, sizeof path, "%s", tn_test_corpus_path(pf->file));
-    pcap_t *pc = pcap_open_offline(path, ebuf);
-    ck_assert_msg(pc != NULL, "%s: %s", path, ebuf);
-    struct tn_dissect_cfg cfg;
-    tn_dissect_cfg_default(&cfg);
-    struct pcap_pkthdr *h;
-    const u_char *data;
-    long pk_a = 0, bytes_a = 0, pk_b = 0, bytes_b = 0, other = 0;
-    uint64_t num = 0;
-    struct tn_pkt p;
-    while (pcap_next_ex(pc, &h, &data) == 1) {
-        struct tn_time ts = {h->ts.tv_sec, (uint32_t)h->ts.tv_usec * 1000u};
-        tn_dissect(&cfg, pcap_datalink(pc), data, h->caplen, h->len, ts, ++num, &p);
-        if (p.kind == TN_PK_TCP && p.sport == pf->port_a) {
-            pk_a++;
-            bytes_a += p.payload_len;
-        } else if (p.kind == TN_PK_TCP && p.sport == pf->port_b) {
-            pk_b++;
-            bytes_b += p.payload_len;
-        } else {
-            other++;
-        }
-    }
-    pcap_close(pc);
-    ck_assert_msg(other == 0, "%s: %ld packets not TCP of the connection", pf->file, other);
-    ck_assert_int_eq(pk_a, pf->pk_a);
-    ck_assert_int_eq(bytes_a, pf->bytes_a);
-    ck_assert_int_eq(pk_b, pf->pk_b);
-    ck_assert_int_eq(bytes_b, pf->bytes_b);
+    struct pppoe_count n = {.pf = pf};
+    dissect_corpus_file(pf->file, count_pppoe, &n);
+    ck_assert_msg(n.other == 0, "%s: %ld packets not TCP of the connection", pf->file, n.other);
+    ck_assert_int_eq(n.pk_a, pf->pk_a);
+    ck_assert_int_eq(n.bytes_a, pf->bytes_a);
+    ck_assert_int_eq(n.pk_b, pf->pk_b);
+    ck_assert_int_eq(n.bytes_b, pf->bytes_b);
 }
 END_TEST
 
@@ -600,29 +594,23 @@ END_TEST
 
 START_TEST(test_sweep_link_other)
 {
-    const struct frame_case *fc = &sweep_link[_i];
-    sweep_one(fc->what, fc->linktype, fc->b, fc->n, fc->need);
+    sweep_case(&sweep_link[_i]);
 }
 END_TEST
 
-
 /* Frame i of link_cases, then of sweep_link. */
-static size_t link_build(size_t i, uint8_t *buf, size_t cap, int *lt)
+static size_t link_build(const void *ctx, size_t i, uint8_t *buf, size_t cap, int *lt)
 {
-    if (i < N(link_cases)) {
-        *lt = link_cases[i].linktype;
-        return link_frame(&link_cases[i], buf, cap);
-    }
-    const struct frame_case *fc = &sweep_link[i - N(link_cases)];
-    ck_assert_uint_le(fc->n, cap);
-    memcpy(buf, fc->b, fc->n);
-    *lt = fc->linktype;
-    return fc->n;
+    (void)ctx;
+    if (i >= N(link_cases))
+        return frame_case_copy(&sweep_link[i - N(link_cases)], buf, cap, lt);
+    *lt = link_cases[i].linktype;
+    return link_frame(&link_cases[i], buf, cap);
 }
 
 START_TEST(test_link_mutations)
 {
-    mutate_frames(link_build, N(link_cases) + N(sweep_link), 0x9e3779b9u ^ (uint32_t)_i);
+    mutate_frames(link_build, NULL, N(link_cases) + N(sweep_link), MUTATION_SEED ^ (uint32_t)_i);
 }
 END_TEST
 

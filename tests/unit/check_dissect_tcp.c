@@ -208,24 +208,13 @@ static const struct frame_case sweep_tcp[] = {
 
 START_TEST(test_sweep_tcp)
 {
-    const struct frame_case *fc = &sweep_tcp[_i];
-    sweep_one(fc->what, fc->linktype, fc->b, fc->n, fc->need);
+    sweep_case(&sweep_tcp[_i]);
 }
 END_TEST
 
-
-static size_t tcp_build(size_t i, uint8_t *buf, size_t cap, int *lt)
-{
-    const struct frame_case *fc = &sweep_tcp[i];
-    ck_assert_uint_le(fc->n, cap);
-    memcpy(buf, fc->b, fc->n);
-    *lt = fc->linktype;
-    return fc->n;
-}
-
 START_TEST(test_tcp_mutations)
 {
-    mutate_frames(tcp_build, N(sweep_tcp), 0x9e3779b9u ^ (uint32_t)_i);
+    mutate_frames(frame_cases_build, sweep_tcp, N(sweep_tcp), MUTATION_SEED ^ (uint32_t)_i);
 }
 END_TEST
 

@@ -206,29 +206,23 @@ static const struct frame_case sweep_tunnel[] = {
 
 START_TEST(test_sweep_tunnel)
 {
-    const struct frame_case *fc = &sweep_tunnel[_i];
-    sweep_one(fc->what, fc->linktype, fc->b, fc->n, fc->need);
+    sweep_case(&sweep_tunnel[_i]);
 }
 END_TEST
 
-
 /* Frame i of tun_cases, then of sweep_tunnel. */
-static size_t tunnel_build(size_t i, uint8_t *buf, size_t cap, int *lt)
+static size_t tunnel_build(const void *ctx, size_t i, uint8_t *buf, size_t cap, int *lt)
 {
-    if (i < N(tun_cases)) {
-        *lt = tun_cases[i].linktype;
-        return cat(buf, cap, tun_cases[i].parts);
-    }
-    const struct frame_case *fc = &sweep_tunnel[i - N(tun_cases)];
-    ck_assert_uint_le(fc->n, cap);
-    memcpy(buf, fc->b, fc->n);
-    *lt = fc->linktype;
-    return fc->n;
+    (void)ctx;
+    if (i >= N(tun_cases))
+        return frame_case_copy(&sweep_tunnel[i - N(tun_cases)], buf, cap, lt);
+    *lt = tun_cases[i].linktype;
+    return cat(buf, cap, tun_cases[i].parts);
 }
 
 START_TEST(test_tunnel_mutations)
 {
-    mutate_frames(tunnel_build, N(tun_cases) + N(sweep_tunnel), 0x9e3779b9u ^ (uint32_t)_i);
+    mutate_frames(tunnel_build, NULL, N(tun_cases) + N(sweep_tunnel), MUTATION_SEED ^ (uint32_t)_i);
 }
 END_TEST
 

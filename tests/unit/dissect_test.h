@@ -61,15 +61,28 @@ struct frame_case {
  * so it must be OK and agree with the full frame. */
 void sweep_one(const char *what, int lt, const uint8_t *frame, size_t len, size_t need);
 
-/* Builds frame i of a test file's cases into buf (cap bytes); returns its length, *lt its link
- * type. */
-typedef size_t frame_builder(size_t i, uint8_t *buf, size_t cap, int *lt);
+/* sweep_one over a frame_case. */
+void sweep_case(const struct frame_case *fc);
 
-/* 3000 deterministic mutations (xorshift32 from seed) of frames picked from build(0..n-1):
+/* Builds frame i of a test file's cases (ctx) into buf (cap bytes); returns its length, *lt its
+ * link type. */
+typedef size_t frame_builder(const void *ctx, size_t i, uint8_t *buf, size_t cap, int *lt);
+
+/* Copies fc's frame into buf (a frame_builder for a plain table: frame_cases_build). */
+size_t frame_case_copy(const struct frame_case *fc, uint8_t *buf, size_t cap, int *lt);
+size_t frame_cases_build(const void *cases, size_t i, uint8_t *buf, size_t cap, int *lt);
+
+/* 3000 deterministic mutations (xorshift32 from seed) of frames picked from build(ctx, 0..n-1):
  * whatever the bytes, the status is one of the three, a non-OK status names an anomaly, and a
  * usable record's payload lies inside the captured bytes.  Under ASan this is a small in-tree
  * fuzz run. */
-void mutate_frames(frame_builder *build, size_t n, uint32_t seed);
+#define MUTATION_SEED 0x9e3779b9u
+void mutate_frames(frame_builder *build, const void *ctx, size_t n, uint32_t seed);
+
+/* Dissect every frame of the corpus file rel with libpcap's reader (frames numbered from 1) and
+ * hand each record to visit; returns the number of frames. */
+long dissect_corpus_file(const char *rel, void (*visit)(const struct tn_pkt *p, void *ctx),
+                         void *ctx);
 
 /* ---------------------------------------------------------------- network-layer bodies
  * (static in a header: each test file gets its own copy, and gcc does not warn about the ones a
