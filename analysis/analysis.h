@@ -518,6 +518,40 @@ size_t tn_truth_compare(const struct tn_truth *t, const struct tn_analyzer *a, s
  * analysis_parallel.c, analysis_queue2pt.c, analysis_queue1pt.c, analysis_linkq.c,
  * analysis_experiment.c).  Each result owns its memory; free it with its _fini. */
 
+/* Significant connections (analysis_signif.c): one rule for every multi-flow view.  A
+ * connection with data counts when it carried at least TN_SIGNIF_SHARE of the largest
+ * considered connection's bytes (control connections do not); all = --all-connections. */
+#define TN_SIGNIF_SHARE 0.01
+struct tn_signif {
+    uint64_t max_bytes;        /* data bytes of the largest considered connection */
+    bool all;
+    size_t total, kept;        /* considered connections with data; of them significant */
+};
+void tn_signif_init(struct tn_signif *s, const struct tn_analyzer *a, const unsigned *sel, size_t nsel,
+                    bool all);
+bool tn_signif_keep(const struct tn_signif *s, const struct tn_conn *c);
+
+/* Flow identity across traces (analysis_flowid.c): --flow NAME=SPEC rules, else the key
+ * "CLIENT>SERVER:PORT" (no ephemeral port). */
+struct tn_flow_ep {
+    bool set;
+    struct tn_addr addr;
+    uint16_t port;             /* 0 = any */
+};
+struct tn_flow_rule {
+    char name[48];
+    struct tn_flow_ep client, server, host;
+    uint16_t port;             /* either side's port; 0 = any */
+    bool proto_set;
+    enum tn_pkt_kind proto;
+};
+int tn_flow_rule_parse(const char *arg, struct tn_flow_rule *r, struct tn_err *err);
+bool tn_flow_rule_match(const struct tn_flow_rule *r, const struct tn_conn *c);
+/* Is side a the client (SYN sender; without a handshake, the side with the higher port)? */
+bool tn_conn_client_is_a(const struct tn_conn *c);
+/* The first matching rule's name, else the default key. */
+void tn_flow_key(const struct tn_conn *c, const struct tn_flow_rule *rules, size_t nrules, char *buf, size_t len);
+
 /* Jain's fairness index (sum x)^2 / (n * sum x^2) of n values: 1 when all equal, 1/n when one
  * value takes everything.  1 when n == 0 or all values are 0. */
 double tn_jain_index(const double *x, size_t n);
@@ -530,8 +564,7 @@ struct tn_fair_cfg {
     int64_t window_ns;         /* Jain series window; 0 = the analysis interval */
     const unsigned *sel;       /* connection numbers to consider (NULL/0: all) */
     size_t nsel;
-    double min_share;          /* by conn: flows below this share of the largest flow's bytes
-                                  (control connections) are left out; 0 keeps all */
+    bool all_connections;      /* keep connections that are not significant (tn_signif) */
 };
 
 /* One competing flow: a connection, a host pair or a protocol. */
@@ -549,7 +582,7 @@ struct tn_fairness {
     enum tn_fair_by by;
     struct tn_fair_flow *flows;
     size_t nflows;
-    unsigned *excluded;        /* by conn: connections left out by min_share */
+    unsigned *excluded;        /* connections left out as not significant (tn_signif) */
     size_t nexcluded;
     double jain;               /* over the flows' throughputs */
     double max_min;            /* largest / smallest throughput; 0 when the smallest is 0 */
@@ -704,6 +737,9 @@ const struct tn_linkq_link *tn_linkq_link(const struct tn_linkq *l, size_t i);
 struct tn_exp_row {
     unsigned trace;            /* 1-based, in the order given */
     const char *label;         /* borrowed from the experiment */
+    char flow[64];             /* identity across traces: --flow NAME or CLIENT>SERVER:PORT */
+    char host[64];             /* CLIENT>SERVER:PORT, whatever the rules say */
+    enum tn_cc_flavor cc;      /* the data sender's inferred flavour (TCP) */
     unsigned conn;
     enum tn_pkt_kind proto;
     struct tn_addr a, b;
@@ -712,6 +748,7 @@ struct tn_exp_row {
     uint64_t rexmit_pkts;
     double rtt_ms_avg;         /* < 0: no sample */
     double jain;               /* the trace's index */
+    double win_from_s, win_to_s;   /* the averaging interval, seconds from the trace's first packet */
 };
 
 struct tn_experiment {
@@ -723,9 +760,25 @@ struct tn_experiment {
     double *jain;              /* [ntraces] */
 };
 
-/* Add the rows of one analyzed trace (connections carrying data). */
+/* Over which interval a row's goodput and throughput are averaged. */
+enum tn_exp_window {
+    TN_EXPW_LIFE = 0,          /* the connection's first to last packet */
+    TN_EXPW_FIXED,             /* [from_ns, to_ns] from the trace's first packet */
+    TN_EXPW_STEADY,            /* end of the sender's first slow start to its last data packet */
+    TN_EXPW_DATA,              /* the sender's first to last data packet (the transfer period) */
+};
+
+struct tn_exp_cfg {
+    const struct tn_fair_cfg *fair;   /* the trace's fairness index (and the significance rule) */
+    const struct tn_flow_rule *rules; /* --flow rules */
+    size_t nrules;
+    enum tn_exp_window window;
+    int64_t from_ns, to_ns;    /* TN_EXPW_FIXED; to_ns 0 = the end (needs packet records) */
+};
+
+/* Add the rows of one analyzed trace (significant connections carrying data). */
 void tn_experiment_add(struct tn_experiment *e, const char *label, const char *file,
-                       const struct tn_analyzer *a, const struct tn_fair_cfg *fc);
+                       const struct tn_analyzer *a, const struct tn_exp_cfg *cfg);
 void tn_experiment_fini(struct tn_experiment *e);
 /* The per-connection values the experiment rows use (also the fairness section's). */
 double tn_conn_throughput_bps(const struct tn_conn *c);   /* data bytes both ways / duration */

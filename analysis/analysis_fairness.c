@@ -85,12 +85,8 @@ static long *assign_flows(const struct tn_analyzer *a, const struct tn_fair_cfg 
 {
     size_t nc = tn_analyzer_conn_count(a);
     long *fl = tn_xcalloc(nc ? nc : 1, sizeof *fl);
-    uint64_t maxb = 0;
-    for (size_t i = 0; i < nc; i++) {
-        const struct tn_conn *c = tn_analyzer_conn(a, i);
-        if (picked(cfg, c->idx) && conn_bytes(c) > maxb)
-            maxb = conn_bytes(c);
-    }
+    struct tn_signif sig;
+    tn_signif_init(&sig, a, cfg->sel, cfg->nsel, cfg->all_connections);
     size_t cap = 0, xcap = 0;
     for (size_t i = 0; i < nc; i++) {
         const struct tn_conn *c = tn_analyzer_conn(a, i);
@@ -98,7 +94,7 @@ static long *assign_flows(const struct tn_analyzer *a, const struct tn_fair_cfg 
         uint64_t bytes = conn_bytes(c);
         if (!picked(cfg, c->idx) || bytes == 0)
             continue;
-        if (cfg->by == TN_FAIR_CONN && cfg->min_share > 0 && (double)bytes < cfg->min_share * (double)maxb) {
+        if (!tn_signif_keep(&sig, c)) {   /* a control connection: its span would stretch the flow's */
             tn_grow((void **)&out->excluded, &xcap, out->nexcluded + 1, sizeof *out->excluded);
             out->excluded[out->nexcluded++] = c->idx;
             continue;

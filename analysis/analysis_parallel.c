@@ -3,9 +3,9 @@
  * psock and GridFTP striping open several connections between the same two hosts at about the
  * same moment and spread one transfer over them.  Here: connections with data, of the same
  * protocol and host pair (either order), whose first packet lies within start_window_ns of the
- * group's first connection, form one parallel transfer when there are at least two carrying 1%
- * or more of the largest one's bytes (control connections are not subflows).  The server port
- * is not part of the key (GridFTP data channels use several).
+ * group's first connection, form one parallel transfer when there are at least two carrying
+ * TN_SIGNIF_SHARE (1%) or more of the largest one's bytes (control connections are not
+ * subflows).  The server port is not part of the key (GridFTP data channels use several).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,15 +87,15 @@ size_t tn_parallel_find(const struct tn_analyzer *a, int64_t start_window_ns, in
             if (dt >= 0 && dt <= start_window_ns)
                 members[n++] = (unsigned)j;
         }
-        /* subflows carry a real part of the transfer: a connection with under 1% of the
-         * largest one's bytes (a control connection, e.g. iperf3's) is not one */
+        /* subflows carry a real part of the transfer: a connection that is not significant
+         * against the group's largest (a control connection, e.g. iperf3's; tn_signif) is not one */
         uint64_t maxb = 0;
         for (size_t s = 0; s < n; s++)
             if (bytes_of(tn_analyzer_conn(a, members[s])) > maxb)
                 maxb = bytes_of(tn_analyzer_conn(a, members[s]));
         size_t kept = 0;
         for (size_t s = 0; s < n; s++)
-            if ((double)bytes_of(tn_analyzer_conn(a, members[s])) >= 0.01 * (double)maxb)
+            if ((double)bytes_of(tn_analyzer_conn(a, members[s])) >= TN_SIGNIF_SHARE * (double)maxb)
                 members[kept++] = members[s];
         n = kept;
         if (n < 2) {

@@ -1,17 +1,43 @@
 /* experiment.c - --experiment LABEL=FILE ...: each trace read by the one read loop into an
  * analyzer of its own, summarised into the experiment table, then freed. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "experiment.h"
 #include "multi.h"
 #include "pipeline.h"
 #include "render.h"
 
+/* A trace's source: one file, or F1,F2,... (the capture points of one run, read as one trace). */
+static int open_trace(struct tn_source **src, const char *spec, const struct tn_options *o, struct tn_err *err)
+{
+    if (!strchr(spec, ','))
+        return tn_source_open_path(src, spec, o, err);
+    char *list = tn_xstrdup(spec), *save = NULL;
+    const char **paths = NULL;
+    int n = 0, r;
+    for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        paths = tn_xrealloc(paths, (size_t)(n + 1) * sizeof *paths);
+        paths[n++] = t;
+    }
+    struct tn_capture *cap;
+    r = tn_capture_open_files(&cap, paths, n, err);
+    if (r == 0) {
+        struct tn_dissect_cfg dcfg;
+        tn_source_dissect_cfg(o, &dcfg);
+        r = tn_source_open_capture(src, cap, &dcfg);
+    }
+    free(paths);
+    free(list);   /* the capture keeps its own copies of the names */
+    return r;
+}
+
 static int read_trace(const struct tn_options *o, const char *path, struct tn_analyzer *an)
 {
     struct tn_source *src;
     struct tn_err err;
-    if (tn_source_open_path(&src, path, o, &err) < 0) {
+    if (open_trace(&src, path, o, &err) < 0) {
         tn_cli_warn(err.msg);
         return TN_EXIT_INPUT;
     }
@@ -40,12 +66,22 @@ int tn_experiment_main(const struct tn_options *o)
     struct tn_experiment e = {0};
     int status = TN_EXIT_OK;
     for (int i = 0; i < o->nexps; i++) {
-        struct tn_analysis_cfg acfg = {.interval_ns = o->interval_ns};
+        /* a window other than the lifetime counts bytes from the packet records */
+        struct tn_analysis_cfg acfg = {.interval_ns = o->interval_ns,
+                                       .record_packets = o->exp_window != TN_EXPW_LIFE};
         struct tn_analyzer *an = tn_analyzer_new(&acfg);
         status = tn_exit_worst(status, read_trace(o, o->exps[i].file, an));
         struct tn_fair_cfg fc;
         tn_multi_fair_cfg(o, NULL, 0, &fc);
-        tn_experiment_add(&e, o->exps[i].label, o->exps[i].file, an, &fc);
+        struct tn_exp_cfg ec = {
+            .fair = &fc,
+            .rules = o->flow_rules,
+            .nrules = (size_t)o->nflow_rules,
+            .window = (enum tn_exp_window)o->exp_window,
+            .from_ns = o->win_from_ns,
+            .to_ns = o->win_to_ns,
+        };
+        tn_experiment_add(&e, o->exps[i].label, o->exps[i].file, an, &ec);
         tn_analyzer_free(an);
     }
     tn_report_experiment(stdout, &e);
@@ -54,12 +90,8 @@ int tn_experiment_main(const struct tn_options *o)
         status = tn_exit_worst(status, check(tn_csv_write_experiment(o->csv_dir, &e, &err), &err));
     if (o->plot_dir) {
         struct tn_multi m = {.exp = &e};
-        struct tn_plot_opts po = {
-            .format = o->plot_format,
-            .width = o->plot_width,
-            .height = o->plot_height,
-            .scale = o->plot_scale,
-        };
+        struct tn_plot_opts po;
+        tn_options_plot_opts(o, &po);
         status = tn_exit_worst(status, check(tn_plot_write_multi(o->plot_dir, &m, &po, &err), &err));
     }
     tn_experiment_fini(&e);

@@ -23,12 +23,13 @@ void tn_multi_fair_cfg(const struct tn_options *o, const unsigned *sel, size_t n
     fc->window_ns = o->fair_window_ns ? o->fair_window_ns : o->interval_ns;
     fc->sel = sel;
     fc->nsel = nsel;
-    fc->min_share = fc->by == TN_FAIR_CONN ? 0.01 : 0;
+    fc->all_connections = o->all_connections;
 }
 
 void tn_multi_compute(const struct tn_options *o, const struct tn_analyzer *an, const unsigned *sel, size_t nsel,
                       struct tn_multi_results *r)
 {
+    r->m.an = an;
     bool files = o->csv_dir || o->plot_dir;
     if (o->fairness || (files && data_conns(an) >= 2)) {
         struct tn_fair_cfg fc;

@@ -39,6 +39,7 @@ enum {
     OPT_TUI,
     OPT_REPLAY,
     OPT_IDLE_TIMEOUT,
+    OPT_FIG,                   /* issue 14's options: options_fig.c, by long name */
 };
 
 static const struct option longopts[] = {
@@ -80,6 +81,14 @@ static const struct option longopts[] = {
     {"tui", no_argument, NULL, OPT_TUI},
     {"replay", optional_argument, NULL, OPT_REPLAY},
     {"idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT},
+    {"flow", required_argument, NULL, OPT_FIG},
+    {"all-connections", no_argument, NULL, OPT_FIG},
+    {"window", required_argument, NULL, OPT_FIG},
+    {"steady-state", no_argument, NULL, OPT_FIG},
+    {"transfer-period", no_argument, NULL, OPT_FIG},
+    {"no-title", no_argument, NULL, OPT_FIG},
+    {"legend", required_argument, NULL, OPT_FIG},
+    {"legend-by", required_argument, NULL, OPT_FIG},
     {"user", required_argument, NULL, 'Z'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -124,12 +133,27 @@ void tn_options_usage(FILE *out)
           "                            host (a router): until Ctrl-C; FILTER words as with -i\n"
           "      --ns2 FILE            read an ns-2 ASCII trace: flows and exact link queues\n"
           "      --experiment LABEL=FILE  one labelled trace of an experiment (repeat per trace;\n"
-          "                            split at the last '='): experiment table, CSV and figures\n"
+          "                            split at the last '='): experiment table, CSV and figures;\n"
+          "                            FILE may be F1,F2,... (captures of one run, merged by time);\n"
+          "                            a label given again is another run of that parameter point\n"
+          "      --flow NAME=SPEC      name the connections matching SPEC in every trace; SPEC is\n"
+          "                            client=ADDR[:PORT],server=ADDR[:PORT],host=ADDR,port=N,\n"
+          "                            proto=tcp|dfcp (all must hold); default CLIENT>SERVER:PORT\n"
+          "      --all-connections     keep connections under 1% of the largest one's bytes (control\n"
+          "                            connections) in multi-flow views and figure sets\n"
+          "      --window FROM:TO      experiment rates averaged over FROM..TO s of each trace\n"
+          "      --steady-state        ... from each sender's end of slow start to its last data\n"
+          "      --transfer-period     ... over each sender's first to last data packet\n"
           "figures and exports:\n"
           "      --plot DIR            write every figure that applies into DIR\n"
           "      --plot-format F       png (default), svg or pdf\n"
-          "      --plot-size WxH       figure size in points (default 800x500)\n"
+          "      --plot-size WxH[U][@DPI]  figure size, U = pt (default), in, cm, mm; DPI sets\n"
+          "                            the PNG resolution (e.g. 3.5x2.5in@300; default 800x500)\n"
           "      --plot-scale S        PNG pixels per point (default 2)\n"
+          "      --no-title            figures without title and subtitle\n"
+          "      --legend below|right|inside|off  legend placement (default below)\n"
+          "      --legend-by label|proto|host  multi-flow legends name flows by --flow label\n"
+          "                            (default), protocol and flavour, or host:port\n"
           "      --xplot DIR           xplot files (.xpl) as tcptrace -G wrote them\n"
           "      --xplot-full          every packet in xplot files (default: decimated per pixel)\n"
           "live dashboard:\n"
@@ -333,15 +357,7 @@ static int parse_one(struct tn_options *o, int c, const char *arg, struct tn_err
             return tn_err_set(err, TN_EUSAGE, "--plot-format: '%s' is not png, svg or pdf", arg);
         o->plot_format = arg;
         return 0;
-    case OPT_PLOT_SIZE: {
-        unsigned w, h;
-        char extra;
-        if (sscanf(arg, "%ux%u%c", &w, &h, &extra) != 2 || w < 200 || h < 150 || w > 10000 || h > 10000)
-            return tn_err_set(err, TN_EUSAGE, "--plot-size: '%s' is not WxH (200x150 to 10000x10000)", arg);
-        o->plot_width = (int)w;
-        o->plot_height = (int)h;
-        return 0;
-    }
+    case OPT_PLOT_SIZE: return tn_options_plot_size(o, arg, err);
     case OPT_PLOT_SCALE: {
         char *end;
         double sc = strtod(arg, &end);
@@ -404,8 +420,14 @@ int tn_options_parse(struct tn_options *o, int argc, char **argv, struct tn_err 
     o->idle_timeout_s = 120;
     opterr = 0;
     optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, "+i:s:B:w:Z:plqhVA", longopts, NULL)) != -1) {
+    int c, li = -1;
+    while ((c = getopt_long(argc, argv, "+i:s:B:w:Z:plqhVA", longopts, &li)) != -1) {
+        if (c == OPT_FIG) {
+            int r = tn_options_parse_fig(o, longopts[li].name, optarg, err);
+            if (r)
+                return r;
+            continue;
+        }
         if (c == 'h') {
             tn_options_usage(stdout);
             return 1;
@@ -452,6 +474,7 @@ void tn_options_fini(struct tn_options *o)
     for (int i = 0; i < o->nexps; i++)
         free(o->exps[i].label);
     free(o->exps);
+    free(o->flow_rules);
     free(o->ingress);
     free(o->egress);
 }

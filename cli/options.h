@@ -65,6 +65,16 @@ struct tn_options {
     } *exps;
     int nexps;
 
+    /* paper figures and experiments (issue 14; cli/options_fig.c) */
+    struct tn_flow_rule *flow_rules;   /* --flow NAME=SPEC (owned) */
+    int nflow_rules;
+    bool all_connections;      /* keep connections under 1% of the largest one's bytes */
+    int exp_window;            /* enum tn_exp_window: the experiment rows' averaging interval */
+    int64_t win_from_ns, win_to_ns;    /* --window FROM:TO, from each trace's first packet */
+    bool plot_no_title;
+    int plot_legend;           /* 0 below, 1 right, 2 inside, 3 off */
+    int plot_legend_by;        /* 0 label, 1 proto, 2 host */
+
     /* live dashboard */
     bool tui;                  /* --tui: the ncurses dashboard instead of the text report */
     double replay_speed;       /* --replay=SPEED: pace frames at SPEED x recorded; 0 = fast */
@@ -77,5 +87,11 @@ struct tn_options {
 int tn_options_parse(struct tn_options *o, int argc, char **argv, struct tn_err *err);
 void tn_options_fini(struct tn_options *o);
 void tn_options_usage(FILE *out);
+/* options_fig.c: one of the issue-14 options by its long name; --plot-size WxH[unit][@DPI]. */
+int tn_options_parse_fig(struct tn_options *o, const char *name, const char *arg, struct tn_err *err);
+int tn_options_plot_size(struct tn_options *o, const char *arg, struct tn_err *err);
+/* The figure options of o (struct tn_plot_opts of render.h). */
+struct tn_plot_opts;
+void tn_options_plot_opts(const struct tn_options *o, struct tn_plot_opts *po);
 
 #endif

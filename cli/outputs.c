@@ -89,13 +89,10 @@ static int write_dfcp_blocks_csv(const struct tn_out_ctx *x, struct tn_err *err)
 
 static struct tn_plot_opts plot_opts(const struct tn_options *o, const char *truth_file)
 {
-    return (struct tn_plot_opts){
-        .format = o->plot_format,
-        .width = o->plot_width,
-        .height = o->plot_height,
-        .scale = o->plot_scale,
-        .truth_file = truth_file,
-    };
+    struct tn_plot_opts po;
+    tn_options_plot_opts(o, &po);
+    po.truth_file = truth_file;
+    return po;
 }
 
 static int write_plots(const struct tn_out_ctx *x, struct tn_err *err)

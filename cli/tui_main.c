@@ -132,7 +132,8 @@ int tn_tui_main(const struct tn_options *o)
         .replay_speed = o->replay_speed,
         .idle_timeout_s = o->idle_timeout_s,
         .export_dir = "tcptrace-ng-export",
-        .plot = {.format = "png", .width = o->plot_width, .height = o->plot_height, .scale = o->plot_scale},
+        .plot = {.format = "png", .width = o->plot_width, .height = o->plot_height, .scale = o->plot_scale,
+                 .all_connections = o->all_connections},
         .refresh_ms = 200,
         .stats_file = getenv("TCPTRACE_NG_TUI_STATS"),
     };

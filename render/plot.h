@@ -83,6 +83,7 @@ struct tn_plot_series {
     double width;          /* line width or marker size, points */
     double alpha;          /* 1 = opaque; spans use less */
     bool dashed;
+    int dash;              /* dash pattern when dashed: 0 long, 1 short, 2 dash-dot, 3 dotted */
     bool right;            /* drawn against the right y axis */
     bool keep_all;         /* event markers: never decimated */
     struct tn_pp *pts;
@@ -97,6 +98,9 @@ struct tn_plot_axis {
     double min, max;
 };
 
+/* Where the legend goes (--legend). */
+enum tn_legend_pos { TN_LEG_BELOW = 0, TN_LEG_RIGHT, TN_LEG_INSIDE, TN_LEG_OFF };
+
 struct tn_plot {
     char title[160];
     char subtitle[320];
@@ -105,6 +109,7 @@ struct tn_plot {
     bool has_y2;
     int64_t x0_ns;         /* absolute time of x = 0 (xplot writes absolute timevals) */
     int ncols, nrows;      /* decimation grid; 0 = keep every point */
+    enum tn_legend_pos legend;
     struct tn_plot_series *s;
     size_t ns, cap;
 };
@@ -154,7 +159,42 @@ struct tn_fig_cfg {
     const struct tn_view *view;
     int ncols, nrows;          /* decimation grid, 0 = none */
     const char *truth_file;    /* cwnd ground truth (lab tcp_probe.csv) or NULL */
+    int legend_by;             /* enum tn_legend_by: how multi-flow legends name a flow */
+    const struct tn_flow_rule *rules;   /* --flow names */
+    size_t nrules;
 };
+
+/* One figure writer for every figure set (render_plot.c): format, size, temporary name and
+ * rename, the first error kept, --no-title and --legend applied to each figure. */
+struct tn_fig_writer {
+    const char *dir;
+    struct tn_plot_opts po;    /* defaults filled in */
+    enum tn_img_fmt fmt;
+    const char *ext;
+    struct tn_fig_cfg fc;      /* decimation grid of the size */
+    int status;                /* first error, kept in *err */
+    struct tn_err *err;
+    unsigned written;
+};
+int tn_fig_writer_open(struct tn_fig_writer *w, const char *dir, const struct tn_plot_opts *po, struct tn_err *err);
+/* Write and free p (NULL: the figure does not apply) as dir/stem.ext. */
+void tn_fig_writer_emit(struct tn_fig_writer *w, struct tn_plot *p, const char *stem);
+/* Release cairo's caches; returns the first error (0 when every figure was written). */
+int tn_fig_writer_close(struct tn_fig_writer *w);
+
+/* The look of the k-th flow in multi-flow figures: the Okabe-Ito colours that read as lines on
+ * white (no yellow) with a dash pattern and a marker each, so lines differ in grey-scale print. */
+struct tn_fig_style {
+    enum tn_color color;
+    bool dashed;
+    int dash;
+    enum tn_mark mark;
+};
+struct tn_fig_style tn_fig_style(size_t k);
+/* A flow's legend entry: its --flow label / key, its protocol (and flavour), or host:port. */
+void tn_fig_flow_label(const struct tn_fig_cfg *fc, const struct tn_exp_row *r, char *buf, size_t size);
+/* The same for a connection (fairness, throughput and parallel figures). */
+void tn_fig_conn_flow_label(const struct tn_fig_cfg *fc, const struct tn_conn *c, char *buf, size_t size);
 
 struct tn_plot *tn_fig_tsg(const struct tn_conn *c, enum tn_dir d, const struct tn_fig_cfg *fc);
 struct tn_plot *tn_fig_cwnd(const struct tn_conn *c, enum tn_dir d, const struct tn_fig_cfg *fc);

@@ -34,11 +34,19 @@ static inline bool tn_view_time(const struct tn_view *v, int64_t t_ns)
 }
 
 /* Figure options (render_plot*.c). */
+enum tn_legend_by { TN_LEGBY_LABEL = 0, TN_LEGBY_PROTO, TN_LEGBY_HOST };
+
 struct tn_plot_opts {
     const char *format;        /* "png", "svg", "pdf" */
     int width, height;         /* points */
     double scale;              /* PNG pixels per point */
     const char *truth_file;    /* optional ground-truth CSV/tcp_probe overlay for cwnd figures */
+    bool no_title;             /* --no-title: no title and subtitle */
+    int legend;                /* enum tn_legend_pos (plot.h): below, right, inside, off */
+    int legend_by;             /* enum tn_legend_by */
+    bool all_connections;      /* per-connection figures also of insignificant connections */
+    const struct tn_flow_rule *rules;   /* --flow names for legends */
+    size_t nrules;
 };
 
 /* Every figure that applies, for every selected connection, into dir with predictable names
@@ -86,6 +94,7 @@ int tn_csv_write_dfcp_blocks(const char *dir, const struct tn_analyzer *a, const
 /* ---- multi-flow views (issue 7): render_multi.c, render_csv_multi.c, render_fig_queue.c,
  * render_fig_experiment.c.  Every member may be NULL (or 0): what is absent is not shown. */
 struct tn_multi {
+    const struct tn_analyzer *an;          /* the connections the views refer to (may be NULL) */
     const struct tn_fairness *fair;
     const struct tn_parallel *par;
     size_t npar;

@@ -9,7 +9,7 @@
 
 static const char exp_header[] =
     "trace,label,conn,proto,a_addr,a_port,b_addr,b_port,goodput_bps,throughput_bps,rexmit_pkts,"
-    "rtt_ms_avg,jain_index";
+    "rtt_ms_avg,jain_index,flow";
 
 int tn_csv_write_experiment(const char *dir, const struct tn_experiment *e, struct tn_err *err)
 {
@@ -36,6 +36,7 @@ int tn_csv_write_experiment(const char *dir, const struct tn_experiment *e, stru
         else
             tn_csvfile_str(&f, NULL);
         tn_csvfile_dbl(&f, w->jain, 6);
+        tn_csvfile_str(&f, w->flow);
         tn_csvfile_end_row(&f);
     }
     return tn_csvfile_close(&f, err);

@@ -181,3 +181,52 @@ void tn_fig_episodes(struct tn_plot *p, const struct tn_conn *c, enum tn_dir d, 
     if (open)
         span(p, open_s, open_t, to, from, to);
 }
+
+struct tn_fig_style tn_fig_style(size_t k)
+{
+    /* Okabe & Ito, "Color Universal Design" (2008), without yellow (too light for a line on
+     * white) and vermillion (retransmissions); a dash and a marker each for grey-scale print */
+    static const struct tn_fig_style styles[] = {
+        {TN_C_BLUE, false, 0, TN_MK_DIAMOND}, {TN_C_ORANGE, true, 0, TN_MK_BOX},
+        {TN_C_GREEN, true, 1, TN_MK_UTRI},    {TN_C_PURPLE, true, 2, TN_MK_CIRCLE},
+        {TN_C_BLACK, true, 3, TN_MK_X},       {TN_C_SKY, false, 0, TN_MK_DTRI},
+        {TN_C_GREY, true, 2, TN_MK_PLUS},
+    };
+    return styles[k % TN_ARRAY_LEN(styles)];
+}
+
+static void proto_label(enum tn_pkt_kind proto, enum tn_cc_flavor cc, char *buf, size_t size)
+{
+    if (proto == TN_PK_DFCP)
+        snprintf(buf, size, "DFCP");
+    else if (cc != TN_CC_UNKNOWN)
+        snprintf(buf, size, "TCP %s", tn_cc_flavor_name(cc));
+    else
+        snprintf(buf, size, "TCP");
+}
+
+void tn_fig_flow_label(const struct tn_fig_cfg *fc, const struct tn_exp_row *r, char *buf, size_t size)
+{
+    switch (fc ? fc->legend_by : TN_LEGBY_LABEL) {
+    case TN_LEGBY_PROTO: proto_label(r->proto, r->cc, buf, size); return;
+    case TN_LEGBY_HOST: snprintf(buf, size, "%s", r->host); return;
+    default: snprintf(buf, size, "%s", r->flow); return;
+    }
+}
+
+void tn_fig_conn_flow_label(const struct tn_fig_cfg *fc, const struct tn_conn *c, char *buf, size_t size)
+{
+    int m = c->d[TN_B2A].data_bytes > c->d[TN_A2B].data_bytes ? TN_B2A : TN_A2B;
+    char a[80], b[80];
+    switch (fc ? fc->legend_by : TN_LEGBY_LABEL) {
+    case TN_LEGBY_PROTO: proto_label(c->proto, c->inf[m].flavor, buf, size); return;
+    case TN_LEGBY_HOST:   /* sender > receiver of the data, with ports */
+        endpoint(m == TN_A2B ? &c->a : &c->b, m == TN_A2B ? c->a_port : c->b_port, a, sizeof a);
+        endpoint(m == TN_A2B ? &c->b : &c->a, m == TN_A2B ? c->b_port : c->a_port, b, sizeof b);
+        snprintf(buf, size, "%s > %s", a, b);
+        return;
+    default:
+        tn_flow_key(c, fc ? fc->rules : NULL, fc ? fc->nrules : 0, buf, size);
+        return;
+    }
+}

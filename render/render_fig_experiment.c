@@ -1,5 +1,11 @@
-/* render_fig_experiment.c - experiment figures: goodput per flow and the throughput ratio of
- * two flows against the labelled parameter of the traces (e.g. "delay=25ms" -> 25). */
+/* render_fig_experiment.c - experiment figures: a value of each flow (goodput, throughput,
+ * retransmissions, RTT), Jain's index and the throughput ratio of two flows against the labelled
+ * parameter of the traces ("owd=25ms" -> 25).
+ *
+ * A flow is the same in every trace by its identity (tn_exp_row.flow: --flow NAME or
+ * CLIENT>SERVER:PORT), never by its start order.  Traces with the same label are runs of one
+ * parameter point: the point is their mean and an error bar spans their smallest to largest value.
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,159 +22,289 @@ double tn_fig_label_value(const char *label)
     return end == s ? NAN : v;
 }
 
-/* x of each trace: its label's number when every label has one, else its position (1-based). */
-static double *trace_x(const struct tn_experiment *e, char *axis, size_t len)
+/* Parameter points (distinct labels, in order of first appearance) and flows (distinct names). */
+struct exp_index {
+    const char **points;
+    double *x;
+    size_t npoints;
+    const char **flows;
+    const struct tn_exp_row **first;   /* each flow's first row (its protocol, flavour, host) */
+    size_t nflows;
+    char axis[96];
+};
+
+static size_t find(const char *const *v, size_t n, const char *s)
 {
-    double *x = tn_xcalloc(e->ntraces + 1, sizeof *x);
-    bool numeric = e->ntraces > 0;
-    for (size_t t = 0; t < e->ntraces; t++) {
-        x[t] = tn_fig_label_value(e->labels[t]);
-        numeric &= !isnan(x[t]);
-    }
-    if (numeric) {
-        const char *eq = e->ntraces ? strchr(e->labels[0], '=') : NULL;
-        const char *unit = NULL;
-        if (eq) {
-            char *end;
-            strtod(eq + 1, &end);
-            unit = *end ? end : NULL;
-            snprintf(axis, len, "%.*s%s%s%s", (int)(eq - e->labels[0]), e->labels[0], unit ? " (" : "",
-                     unit ? unit : "", unit ? ")" : "");
-        } else {
-            snprintf(axis, len, "parameter");
-        }
-    } else {
-        for (size_t t = 0; t < e->ntraces; t++)
-            x[t] = (double)(t + 1);
-        snprintf(axis, len, "trace (label order)");
-    }
-    return x;
+    size_t i = 0;
+    while (i < n && strcmp(v[i], s) != 0)
+        i++;
+    return i;
 }
 
-static void x_range(struct tn_plot *p, const double *x, size_t n)
+static void index_build(const struct tn_experiment *e, struct exp_index *ix)
+{
+    memset(ix, 0, sizeof *ix);
+    ix->points = tn_xcalloc(e->ntraces + 1, sizeof *ix->points);
+    ix->x = tn_xcalloc(e->ntraces + 1, sizeof *ix->x);
+    ix->flows = tn_xcalloc(e->nrows + 1, sizeof *ix->flows);
+    ix->first = tn_xcalloc(e->nrows + 1, sizeof *ix->first);
+    for (size_t t = 0; t < e->ntraces; t++)
+        if (find(ix->points, ix->npoints, e->labels[t]) == ix->npoints)
+            ix->points[ix->npoints++] = e->labels[t];
+    for (size_t i = 0; i < e->nrows; i++)
+        if (find(ix->flows, ix->nflows, e->rows[i].flow) == ix->nflows) {
+            ix->first[ix->nflows] = &e->rows[i];
+            ix->flows[ix->nflows++] = e->rows[i].flow;
+        }
+    /* x: the labels' numbers when every label has one, else the position (1-based) */
+    bool numeric = ix->npoints > 0;
+    for (size_t p = 0; p < ix->npoints; p++) {
+        ix->x[p] = tn_fig_label_value(ix->points[p]);
+        numeric &= !isnan(ix->x[p]);
+    }
+    const char *eq = numeric ? strchr(ix->points[0], '=') : NULL;
+    if (eq) {
+        char *end;
+        strtod(eq + 1, &end);
+        snprintf(ix->axis, sizeof ix->axis, "%.*s%s%s%s", (int)(eq - ix->points[0]), ix->points[0],
+                 *end ? " (" : "", end, *end ? ")" : "");
+    } else if (numeric) {
+        snprintf(ix->axis, sizeof ix->axis, "parameter");
+    } else {
+        for (size_t p = 0; p < ix->npoints; p++)
+            ix->x[p] = (double)(p + 1);
+        snprintf(ix->axis, sizeof ix->axis, "trace (label order)");
+    }
+}
+
+static void index_free(struct exp_index *ix)
+{
+    free(ix->points);
+    free(ix->x);
+    free(ix->flows);
+    free(ix->first);
+}
+
+/* Runs of one point: mean, smallest and largest; false when none. */
+struct agg {
+    double sum, lo, hi;
+    size_t n;
+};
+
+static void agg_add(struct agg *a, double v)
+{
+    if (a->n == 0 || v < a->lo)
+        a->lo = v;
+    if (a->n == 0 || v > a->hi)
+        a->hi = v;
+    a->sum += v;
+    a->n++;
+}
+
+typedef double (*row_value)(const struct tn_exp_row *r);   /* NAN: no value */
+
+static double v_goodput(const struct tn_exp_row *r) { return r->goodput_bps; }
+static double v_tput(const struct tn_exp_row *r) { return r->throughput_bps; }
+static double v_rexmit(const struct tn_exp_row *r) { return (double)r->rexmit_pkts; }
+static double v_rtt(const struct tn_exp_row *r) { return r->rtt_ms_avg >= 0 ? r->rtt_ms_avg : NAN; }
+
+static const struct exp_metric {
+    const char *stem, *title, *axis;
+    enum tn_unit unit;
+    row_value value;
+} metrics[] = {
+    {"experiment-goodput", "Goodput per flow", "goodput", TN_U_BPS, v_goodput},
+    {"experiment-throughput", "Throughput per flow", "throughput", TN_U_BPS, v_tput},
+    {"experiment-rexmit", "Retransmissions per flow", "retransmitted packets", TN_U_NONE, v_rexmit},
+    {"experiment-rtt", "Average RTT per flow", "RTT", TN_U_MS, v_rtt},
+};
+
+static void x_range(struct tn_plot *p, const struct exp_index *ix)
 {
     double lo = 0, hi = 1;
-    for (size_t t = 0; t < n; t++) {
-        if (t == 0 || x[t] < lo)
-            lo = x[t];
-        if (t == 0 || x[t] > hi)
-            hi = x[t];
+    for (size_t t = 0; t < ix->npoints; t++) {
+        if (t == 0 || ix->x[t] < lo)
+            lo = ix->x[t];
+        if (t == 0 || ix->x[t] > hi)
+            hi = ix->x[t];
     }
     double pad = (hi - lo) * 0.05 + (hi == lo ? 1 : 0);
     tn_plot_set_range(&p->x, lo - pad, hi + pad);
 }
 
-/* Flows are matched across traces by protocol and position among the trace's rows of that
- * protocol: "TCP flow 1" is the first TCP connection with data of every trace. */
-static size_t proto_rank(const struct tn_experiment *e, size_t i)
+static struct tn_plot *begin(const struct exp_index *ix, const struct tn_fig_cfg *fc)
 {
-    size_t k = 0;
-    for (size_t j = 0; j < i; j++)
-        k += e->rows[j].trace == e->rows[i].trace && e->rows[j].proto == e->rows[i].proto;
-    return k;
-}
-
-static const struct tn_exp_row *row_of(const struct tn_experiment *e, size_t t, enum tn_pkt_kind proto, size_t k)
-{
-    for (size_t i = 0; i < e->nrows; i++)
-        if (e->rows[i].trace == t + 1 && e->rows[i].proto == proto && proto_rank(e, i) == k)
-            return &e->rows[i];
-    return NULL;
-}
-
-/* k-th row of trace t, any protocol (the ratio figure). */
-static const struct tn_exp_row *row_at(const struct tn_experiment *e, size_t t, size_t k)
-{
-    size_t j = 0;
-    for (size_t i = 0; i < e->nrows; i++)
-        if (e->rows[i].trace == t + 1 && j++ == k)
-            return &e->rows[i];
-    return NULL;
-}
-
-struct tn_plot *tn_fig_exp_goodput(const struct tn_experiment *e, const struct tn_fig_cfg *fc)
-{
-    if (!e->nrows)
-        return NULL;
     struct tn_plot *p = tn_plot_new(0, 0);
-    double *x = trace_x(e, p->x.label, sizeof p->x.label);
-    x_range(p, x, e->ntraces);
-    snprintf(p->title, sizeof p->title, "Goodput per flow");
-    snprintf(p->subtitle, sizeof p->subtitle,
-             "%zu traces; \"TCP flow k\" = the k-th TCP connection with data in each trace", e->ntraces);
-    snprintf(p->y.label, sizeof p->y.label, "goodput");
-    p->y.unit = TN_U_BPS;
-    double top = 0;
-    for (size_t i = 0; i < e->nrows; i++)
-        top = fmax(top, e->rows[i].goodput_bps);
-    tn_plot_set_range(&p->y, 0, top > 0 ? top * 1.08 : 1);
-    size_t nser = 0;
-    for (size_t i = 0; i < e->nrows; i++) {
-        size_t k = proto_rank(e, i);
-        bool seen = false;   /* one series per (protocol, rank), at its first row */
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = e->rows[j].proto == e->rows[i].proto && proto_rank(e, j) == k;
-        if (seen)
-            continue;
-        enum tn_pkt_kind proto = e->rows[i].proto;
-        char label[64];
-        snprintf(label, sizeof label, "%s flow %zu", proto == TN_PK_DFCP ? "DFCP" : "TCP", k + 1);
-        struct tn_plot_series *s = tn_plot_series_new(p, TN_D_LINE, tn_figm_color(nser), label);
-        size_t sl = tn_plot_series_index(p, s);
-        s = tn_plot_series_new(p, TN_D_POINTS, tn_figm_color(nser), "");
-        s->mark = proto == TN_PK_DFCP ? TN_MK_BOX : TN_MK_DIAMOND;
-        s->width = 6;
-        size_t sp = tn_plot_series_index(p, s);
-        nser++;
-        for (size_t t = 0; t < e->ntraces; t++) {
-            const struct tn_exp_row *r = row_of(e, t, proto, k);
-            if (!r)
-                continue;
-            tn_plot_point(p, sl, x[t], r->goodput_bps);
-            tn_plot_point(p, sp, x[t], r->goodput_bps);
-        }
-    }
+    snprintf(p->x.label, sizeof p->x.label, "%s", ix->axis);
+    x_range(p, ix);
     (void)fc;
-    free(x);
-    tn_plot_finish(p);
     return p;
 }
 
-struct tn_plot *tn_fig_exp_ratio(const struct tn_experiment *e, const struct tn_fig_cfg *fc)
+/* One flow's line, markers and error bars; aggregate values of each point go to a[]. */
+static void draw_flow(struct tn_plot *p, size_t k, const char *label, bool dfcp, const struct agg *a,
+                      const struct exp_index *ix)
 {
-    size_t two = 0;
-    for (size_t t = 0; t < e->ntraces; t++)
-        two += row_at(e, t, 1) && !row_at(e, t, 2);
-    if (!two)
-        return NULL;
-    struct tn_plot *p = tn_plot_new(0, 0);
-    double *x = trace_x(e, p->x.label, sizeof p->x.label);
-    x_range(p, x, e->ntraces);
-    snprintf(p->title, sizeof p->title, "Throughput ratio of two flows");
-    snprintf(p->subtitle, sizeof p->subtitle, "flow 1 / flow 2 in each trace with two flows (1 = equal share)");
-    snprintf(p->y.label, sizeof p->y.label, "throughput ratio");
-    double top = 1;
-    for (size_t t = 0; t < e->ntraces; t++) {
-        const struct tn_exp_row *a = row_at(e, t, 0), *b = row_at(e, t, 1);
-        if (a && b && !row_at(e, t, 2) && b->throughput_bps > 0)
-            top = fmax(top, a->throughput_bps / b->throughput_bps);
-    }
-    tn_plot_set_range(&p->y, 0, top * 1.1);
-    struct tn_plot_series *s = tn_plot_series_new(p, TN_D_LINE, TN_C_BLUE, "flow 1 / flow 2");
+    struct tn_fig_style st = tn_fig_style(k);
+    struct tn_plot_series *s = tn_plot_series_new(p, TN_D_LINE, st.color, label);
+    s->dashed = st.dashed;
+    s->dash = st.dash;
     size_t sl = tn_plot_series_index(p, s);
-    s = tn_plot_series_new(p, TN_D_POINTS, TN_C_BLUE, "");
-    s->mark = TN_MK_DIAMOND;
+    s = tn_plot_series_new(p, TN_D_POINTS, st.color, "");
+    s->mark = dfcp ? TN_MK_BOX : st.mark;
     s->width = 6;
     size_t sp = tn_plot_series_index(p, s);
-    for (size_t t = 0; t < e->ntraces; t++) {
-        const struct tn_exp_row *a = row_at(e, t, 0), *b = row_at(e, t, 1);
-        if (!a || !b || row_at(e, t, 2) || b->throughput_bps <= 0)
+    s = tn_plot_series_new(p, TN_D_TICKS, st.color, "");
+    s->width = 1.2;
+    size_t se = tn_plot_series_index(p, s);
+    for (size_t t = 0; t < ix->npoints; t++) {
+        if (!a[t].n)
             continue;
-        tn_plot_point(p, sl, x[t], a->throughput_bps / b->throughput_bps);
-        tn_plot_point(p, sp, x[t], a->throughput_bps / b->throughput_bps);
+        double m = a[t].sum / (double)a[t].n;
+        tn_plot_point(p, sl, ix->x[t], m);
+        tn_plot_point(p, sp, ix->x[t], m);
+        if (a[t].n > 1)
+            tn_plot_tick(p, se, ix->x[t], a[t].lo, a[t].hi);
     }
-    (void)fc;
-    free(x);
-    tn_plot_finish(p);
+}
+
+static bool repeated(const struct tn_experiment *e, const struct exp_index *ix)
+{
+    return e->ntraces > ix->npoints;
+}
+
+static struct tn_plot *metric_fig(const struct tn_experiment *e, const struct exp_metric *m,
+                                  const struct tn_fig_cfg *fc)
+{
+    struct exp_index ix;
+    index_build(e, &ix);
+    struct agg *a = tn_xcalloc(ix.npoints * (ix.nflows ? ix.nflows : 1) + 1, sizeof *a);
+    double top = 0;
+    bool any = false;
+    for (size_t i = 0; i < e->nrows; i++) {
+        const struct tn_exp_row *r = &e->rows[i];
+        double v = m->value(r);
+        if (isnan(v))
+            continue;
+        size_t t = find(ix.points, ix.npoints, r->label), k = find(ix.flows, ix.nflows, r->flow);
+        agg_add(&a[k * ix.npoints + t], v);
+        top = fmax(top, v);
+        any = true;
+    }
+    struct tn_plot *p = NULL;
+    if (any) {
+        p = begin(&ix, fc);
+        snprintf(p->title, sizeof p->title, "%s", m->title);
+        snprintf(p->subtitle, sizeof p->subtitle, "%zu traces, %zu flows by identity%s", e->ntraces, ix.nflows,
+                 repeated(e, &ix) ? "; mean of the runs, bars from the smallest to the largest" : "");
+        snprintf(p->y.label, sizeof p->y.label, "%s", m->axis);
+        p->y.unit = m->unit;
+        tn_plot_set_range(&p->y, 0, top > 0 ? top * 1.08 : 1);
+        for (size_t k = 0; k < ix.nflows; k++) {
+            char label[96];
+            tn_fig_flow_label(fc, ix.first[k], label, sizeof label);
+            draw_flow(p, k, label, ix.first[k]->proto == TN_PK_DFCP, &a[k * ix.npoints], &ix);
+        }
+        tn_plot_finish(p);
+    }
+    free(a);
+    index_free(&ix);
     return p;
+}
+
+/* Jain's index of each trace against the parameter. */
+static struct tn_plot *jain_fig(const struct tn_experiment *e, const struct tn_fig_cfg *fc)
+{
+    struct exp_index ix;
+    index_build(e, &ix);
+    struct agg *a = tn_xcalloc(ix.npoints + 1, sizeof *a);
+    size_t multi = 0;
+    for (size_t t = 0; t < e->ntraces; t++) {
+        size_t n = 0;
+        for (size_t i = 0; i < e->nrows; i++)
+            n += e->rows[i].trace == t + 1;
+        if (n < 2)
+            continue;   /* one flow: nothing to be fair between */
+        agg_add(&a[find(ix.points, ix.npoints, e->labels[t])], e->jain[t]);
+        multi++;
+    }
+    struct tn_plot *p = NULL;
+    if (multi) {
+        p = begin(&ix, fc);
+        snprintf(p->title, sizeof p->title, "Jain's fairness index");
+        snprintf(p->subtitle, sizeof p->subtitle, "over the significant flows of each trace%s",
+                 repeated(e, &ix) ? "; mean of the runs, bars from the smallest to the largest" : "");
+        snprintf(p->y.label, sizeof p->y.label, "Jain's index");
+        tn_plot_set_range(&p->y, 0, 1.05);
+        draw_flow(p, 0, "Jain's index", false, a, &ix);
+        tn_plot_finish(p);
+    }
+    free(a);
+    index_free(&ix);
+    return p;
+}
+
+/* Throughput of the first flow over the second's (flows in order of first appearance), in every
+ * trace that has both. */
+static struct tn_plot *ratio_fig(const struct tn_experiment *e, const struct tn_fig_cfg *fc)
+{
+    struct exp_index ix;
+    index_build(e, &ix);
+    struct agg *a = tn_xcalloc(ix.npoints + 1, sizeof *a);
+    double top = 1;
+    bool any = false;
+    for (size_t t = 0; ix.nflows >= 2 && t < e->ntraces; t++) {
+        double x1 = -1, x2 = -1;
+        for (size_t i = 0; i < e->nrows; i++) {
+            const struct tn_exp_row *r = &e->rows[i];
+            if (r->trace != t + 1)
+                continue;
+            if (!strcmp(r->flow, ix.flows[0]))
+                x1 = r->throughput_bps;
+            else if (!strcmp(r->flow, ix.flows[1]))
+                x2 = r->throughput_bps;
+        }
+        if (x1 < 0 || x2 <= 0)
+            continue;
+        agg_add(&a[find(ix.points, ix.npoints, e->labels[t])], x1 / x2);
+        top = fmax(top, x1 / x2);
+        any = true;
+    }
+    struct tn_plot *p = NULL;
+    if (any) {
+        p = begin(&ix, fc);
+        char l1[96], l2[96];
+        tn_fig_flow_label(fc, ix.first[0], l1, sizeof l1);
+        tn_fig_flow_label(fc, ix.first[1], l2, sizeof l2);
+        snprintf(p->title, sizeof p->title, "Throughput ratio of two flows");
+        snprintf(p->subtitle, sizeof p->subtitle, "%s / %s (1 = equal share)", l1, l2);
+        snprintf(p->y.label, sizeof p->y.label, "throughput ratio");
+        tn_plot_set_range(&p->y, 0, top * 1.1);
+        char label[200];
+        snprintf(label, sizeof label, "%s / %s", l1, l2);
+        draw_flow(p, 0, label, false, a, &ix);
+        tn_plot_finish(p);
+    }
+    free(a);
+    index_free(&ix);
+    return p;
+}
+
+size_t tn_fig_exp_count(void)
+{
+    return TN_ARRAY_LEN(metrics) + 2;
+}
+
+struct tn_plot *tn_fig_exp(const struct tn_experiment *e, size_t i, const char **stem, const struct tn_fig_cfg *fc)
+{
+    if (i < TN_ARRAY_LEN(metrics)) {
+        *stem = metrics[i].stem;
+        return e->nrows ? metric_fig(e, &metrics[i], fc) : NULL;
+    }
+    if (i == TN_ARRAY_LEN(metrics)) {
+        *stem = "experiment-jain";
+        return jain_fig(e, fc);
+    }
+    *stem = "experiment-ratio";
+    return ratio_fig(e, fc);
 }

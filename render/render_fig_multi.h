@@ -4,19 +4,18 @@
 
 #include "plot.h"
 
-/* Colour of the i-th flow in the multi-flow figures. */
-enum tn_color tn_figm_color(size_t i);
-
 /* Each returns NULL when there is nothing to draw; the caller frees the plot. */
 struct tn_plot *tn_fig_queue(const struct tn_q2_result *q2, const struct tn_q1_result *q1, const struct tn_fig_cfg *fc);
 struct tn_plot *tn_fig_sojourn(const struct tn_q2_result *q2, const struct tn_fig_cfg *fc);
 struct tn_plot *tn_fig_linkq(const struct tn_linkq_link *k, const struct tn_fig_cfg *fc);
-struct tn_plot *tn_fig_jain(const struct tn_fairness *f, const struct tn_fig_cfg *fc);
-struct tn_plot *tn_fig_parallel(const struct tn_parallel *g, const struct tn_fig_cfg *fc);
-/* Goodput of each flow against the traces' labelled parameter ("rtt=10ms" -> 10). */
-struct tn_plot *tn_fig_exp_goodput(const struct tn_experiment *e, const struct tn_fig_cfg *fc);
-/* Throughput ratio of the first to the second flow, for traces with two flows. */
-struct tn_plot *tn_fig_exp_ratio(const struct tn_experiment *e, const struct tn_fig_cfg *fc);
+/* an (may be NULL) names the flows by the legend rule of fc */
+struct tn_plot *tn_fig_jain(const struct tn_fairness *f, const struct tn_analyzer *an, const struct tn_fig_cfg *fc);
+struct tn_plot *tn_fig_parallel(const struct tn_parallel *g, const struct tn_analyzer *an, const struct tn_fig_cfg *fc);
+/* The experiment figures, i < tn_fig_exp_count(): goodput, throughput, retransmissions and RTT of
+ * each flow, Jain's index and the throughput ratio of the first two flows, against the traces'
+ * labelled parameter ("rtt=10ms" -> 10); *stem gets the file name. */
+size_t tn_fig_exp_count(void);
+struct tn_plot *tn_fig_exp(const struct tn_experiment *e, size_t i, const char **stem, const struct tn_fig_cfg *fc);
 /* The number in a label "name=12.5unit", or NAN. */
 double tn_fig_label_value(const char *label);
 

@@ -1,7 +1,6 @@
 /* render_fig_queue.c - multi-flow figures: router queue (two-point truth and single-point
  * estimate), sojourn times, ns-2 link queues, Jain's index per window, parallel transfers, and
  * tn_plot_write_multi, which writes them with the experiment figures (render_fig_experiment.c). */
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
@@ -11,12 +10,19 @@
 #include "plot.h"
 #include "render_fig_multi.h"
 
-static const enum tn_color palette[] = {TN_C_BLUE, TN_C_ORANGE, TN_C_GREEN, TN_C_PURPLE, TN_C_SKY, TN_C_YELLOW,
-                                        TN_C_BLACK, TN_C_GREY};
-
-enum tn_color tn_figm_color(size_t i)
+/* A line or point series in the k-th flow's style. */
+static size_t flow_series(struct tn_plot *p, enum tn_draw draw, size_t k, const char *label)
 {
-    return palette[i % TN_ARRAY_LEN(palette)];
+    struct tn_fig_style st = tn_fig_style(k);
+    struct tn_plot_series *s = tn_plot_series_new(p, draw, st.color, label);
+    if (draw == TN_D_LINE) {
+        s->dashed = st.dashed;
+        s->dash = st.dash;
+    } else {
+        s->mark = TN_MK_DOT;
+        s->width = 2;
+    }
+    return tn_plot_series_index(p, s);
 }
 
 static void span_of(const struct tn_series *s, int64_t *from, int64_t *to, double *top)
@@ -102,10 +108,7 @@ struct tn_plot *tn_fig_sojourn(const struct tn_q2_result *q2, const struct tn_fi
             continue;
         char label[64];
         snprintf(label, sizeof label, f->conn ? "conn %u" : "flow %u", f->conn ? f->conn : (unsigned)(i + 1));
-        struct tn_plot_series *s = tn_plot_series_new(p, TN_D_POINTS, tn_figm_color(i), label);
-        s->mark = TN_MK_DOT;
-        s->width = 2;
-        size_t si = tn_plot_series_index(p, s);
+        size_t si = flow_series(p, TN_D_POINTS, i, label);
         for (size_t j = 0; j < f->sojourn.n; j++)
             tn_plot_point(p, si, tn_fig_x(p, f->sojourn.pts[j].t_ns), f->sojourn.pts[j].v);
     }
@@ -132,7 +135,7 @@ struct tn_plot *tn_fig_linkq(const struct tn_linkq_link *k, const struct tn_fig_
     return p;
 }
 
-struct tn_plot *tn_fig_jain(const struct tn_fairness *f, const struct tn_fig_cfg *fc)
+struct tn_plot *tn_fig_jain(const struct tn_fairness *f, const struct tn_analyzer *an, const struct tn_fig_cfg *fc)
 {
     if (!f->jain_series.n || !f->flow_tput)
         return NULL;
@@ -152,8 +155,12 @@ struct tn_plot *tn_fig_jain(const struct tn_fairness *f, const struct tn_fig_cfg
     snprintf(p->y2.label, sizeof p->y2.label, "Jain's fairness index");
     tn_plot_set_range(&p->y2, 0, 1.05);
     for (size_t k = 0; k < f->nflows; k++) {
-        struct tn_plot_series *s = tn_plot_series_new(p, TN_D_LINE, tn_figm_color(k), f->flows[k].name);
-        size_t si = tn_plot_series_index(p, s);
+        char label[128];
+        if (f->flows[k].conn && an)   /* by conn: the flow's identity, protocol or host */
+            tn_fig_conn_flow_label(fc, tn_analyzer_conn(an, f->flows[k].conn - 1), label, sizeof label);
+        else
+            snprintf(label, sizeof label, "%s", f->flows[k].name);
+        size_t si = flow_series(p, TN_D_LINE, k, label);
         for (size_t j = 0; j < f->flow_tput[k].n; j++)
             tn_plot_point(p, si, tn_fig_x(p, f->flow_tput[k].pts[j].t_ns), f->flow_tput[k].pts[j].v);
     }
@@ -167,7 +174,7 @@ struct tn_plot *tn_fig_jain(const struct tn_fairness *f, const struct tn_fig_cfg
     return p;
 }
 
-struct tn_plot *tn_fig_parallel(const struct tn_parallel *g, const struct tn_fig_cfg *fc)
+struct tn_plot *tn_fig_parallel(const struct tn_parallel *g, const struct tn_analyzer *an, const struct tn_fig_cfg *fc)
 {
     if (!g->aggregate.n)
         return NULL;
@@ -189,11 +196,16 @@ struct tn_plot *tn_fig_parallel(const struct tn_parallel *g, const struct tn_fig
     for (size_t j = 0; j < g->aggregate.n; j++)
         tn_plot_point(p, si, tn_fig_x(p, g->aggregate.pts[j].t_ns), g->aggregate.pts[j].v);
     for (size_t k = 0; k < g->n; k++) {
-        char label[64];
-        snprintf(label, sizeof label, "conn %u share", g->conns[k]);
-        s = tn_plot_series_new(p, TN_D_LINE, tn_figm_color(k), label);
-        s->right = true;
-        si = tn_plot_series_index(p, s);
+        char label[96];
+        if (an && fc->legend_by == TN_LEGBY_HOST) {
+            char who[80];
+            tn_fig_conn_flow_label(fc, tn_analyzer_conn(an, g->conns[k] - 1), who, sizeof who);
+            snprintf(label, sizeof label, "%s share", who);
+        } else {   /* subflows share their identity: the connection number tells them apart */
+            snprintf(label, sizeof label, "conn %u share", g->conns[k]);
+        }
+        si = flow_series(p, TN_D_LINE, k, label);
+        p->s[si].right = true;
         for (size_t j = 0; j < g->sub[k].n; j++)
             tn_plot_point(p, si, tn_fig_x(p, g->sub[k].pts[j].t_ns), g->sub[k].pts[j].v);
     }
@@ -201,58 +213,18 @@ struct tn_plot *tn_fig_parallel(const struct tn_parallel *g, const struct tn_fig
     return p;
 }
 
-/* Write and free p under dir/stem.ext (temporary name, then renamed). */
-static void emit(const char *dir, const struct tn_plot_opts *po, enum tn_img_fmt fmt, const char *ext,
-                 struct tn_plot *p, const char *stem, int *status, struct tn_err *err)
-{
-    if (!p)
-        return;
-    char path[4096], tmp[4096];
-    snprintf(path, sizeof path, "%s/%s.%s", dir, stem, ext);
-    snprintf(tmp, sizeof tmp, "%s/.%s.%s.tmp", dir, stem, ext);
-    struct tn_err e;
-    int r = tn_plot_write_cairo(p, fmt, tmp, po->width, po->height, po->scale, NULL, &e);
-    if (r == 0 && rename(tmp, path) != 0)
-        r = tn_err_set(&e, TN_EIO, "%s: cannot rename from %s: %s", path, tmp, strerror(errno));
-    if (r != 0) {
-        remove(tmp);
-        if (*status == 0) {
-            *status = r;
-            *err = e;
-        }
-    }
-    tn_plot_free(p);
-}
-
 int tn_plot_write_multi(const char *dir, const struct tn_multi *m, const struct tn_plot_opts *po,
                         struct tn_err *err)
 {
-    struct tn_plot_opts o = *po;
-    if (o.width <= 0)
-        o.width = 640;
-    if (o.height <= 0)
-        o.height = 400;
-    if (!(o.scale > 0))
-        o.scale = 2;
-    enum tn_img_fmt fmt = TN_IMG_PNG;
-    const char *ext = "png";
-    if (o.format && strcmp(o.format, "svg") == 0) {
-        fmt = TN_IMG_SVG;
-        ext = "svg";
-    } else if (o.format && strcmp(o.format, "pdf") == 0) {
-        fmt = TN_IMG_PDF;
-        ext = "pdf";
-    }
-    int r = tn_plot_mkdir(dir, err);
+    struct tn_fig_writer w;
+    int r = tn_fig_writer_open(&w, dir, po, err);
     if (r)
         return r;
-    double res = fmt == TN_IMG_PNG ? o.scale : 2;
-    struct tn_fig_cfg fc = {.ncols = (int)(o.width * res), .nrows = (int)(o.height * res)};
-    int status = 0;
+    const struct tn_fig_cfg *fc = &w.fc;
     if (m->q2 || (m->q1 && m->q1->n))
-        emit(dir, &o, fmt, ext, tn_fig_queue(m->q2, m->q1 && m->q1->n ? m->q1 : NULL, &fc), "queue", &status, err);
+        tn_fig_writer_emit(&w, tn_fig_queue(m->q2, m->q1 && m->q1->n ? m->q1 : NULL, fc), "queue");
     if (m->q2)
-        emit(dir, &o, fmt, ext, tn_fig_sojourn(m->q2, &fc), "sojourn", &status, err);
+        tn_fig_writer_emit(&w, tn_fig_sojourn(m->q2, fc), "sojourn");
     if (m->linkq) {
         for (size_t i = 0; i < tn_linkq_count(m->linkq); i++) {
             const struct tn_linkq_link *k = tn_linkq_link(m->linkq, i);
@@ -260,23 +232,23 @@ int tn_plot_write_multi(const char *dir, const struct tn_multi *m, const struct 
                 continue;   /* links that never queued: nothing to see */
             char stem[64];
             snprintf(stem, sizeof stem, "linkq-%d-%d", k->from, k->to);
-            emit(dir, &o, fmt, ext, tn_fig_linkq(k, &fc), stem, &status, err);
+            tn_fig_writer_emit(&w, tn_fig_linkq(k, fc), stem);
         }
     }
-    if (m->fair) {
+    if (m->fair && m->fair->nflows >= 2) {   /* one flow: nothing to be fair between */
         char stem[64];
         snprintf(stem, sizeof stem, "jain-%s", tn_fair_by_name(m->fair->by));
-        emit(dir, &o, fmt, ext, tn_fig_jain(m->fair, &fc), stem, &status, err);
+        tn_fig_writer_emit(&w, tn_fig_jain(m->fair, m->an, fc), stem);
     }
     for (size_t i = 0; m->par && i < m->npar; i++) {
         char stem[64];
         snprintf(stem, sizeof stem, "parallel-%zu", i + 1);
-        emit(dir, &o, fmt, ext, tn_fig_parallel(&m->par[i], &fc), stem, &status, err);
+        tn_fig_writer_emit(&w, tn_fig_parallel(&m->par[i], m->an, fc), stem);
     }
-    if (m->exp) {
-        emit(dir, &o, fmt, ext, tn_fig_exp_goodput(m->exp, &fc), "experiment-goodput", &status, err);
-        emit(dir, &o, fmt, ext, tn_fig_exp_ratio(m->exp, &fc), "experiment-ratio", &status, err);
+    for (size_t i = 0; m->exp && i < tn_fig_exp_count(); i++) {
+        const char *stem;
+        struct tn_plot *p = tn_fig_exp(m->exp, i, &stem, fc);
+        tn_fig_writer_emit(&w, p, stem);
     }
-    tn_plot_cairo_release();
-    return status;
+    return tn_fig_writer_close(&w);
 }

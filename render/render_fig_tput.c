@@ -13,8 +13,6 @@
 #include "plot.h"
 
 /* Line colours for flows: vermillion means retransmission, black is Jain's index. */
-static const enum tn_color flow_colors[] = {TN_C_BLUE, TN_C_ORANGE, TN_C_GREEN, TN_C_SKY,
-                                            TN_C_PURPLE, TN_C_YELLOW, TN_C_GREY};
 
 /* The interval length: the grid step, the smallest gap between consecutive points. */
 static int64_t interval_of(const struct tn_series *s)
@@ -195,9 +193,10 @@ struct tn_plot *tn_fig_tput_all(const struct tn_conn *const *cs, size_t n, bool 
         if (!tn_fig_dir_has_data(cs[i], d) || !tn_fig_window(cs[i], fc->view, &f, &t))
             continue;
         char label[64];
-        snprintf(label, sizeof label, "conn %u %s", cs[i]->idx, tn_fig_dir_name(d));
-        add_line(p, &cs[i]->series[d][TN_SER_THROUGHPUT], flow_colors[k++ % TN_ARRAY_LEN(flow_colors)],
-                 label, false, from, to);
+        tn_fig_conn_flow_label(fc, cs[i], label, sizeof label);
+        struct tn_fig_style st = tn_fig_style(k++);
+        size_t si = add_line(p, &cs[i]->series[d][TN_SER_THROUGHPUT], st.color, label, st.dashed, from, to);
+        p->s[si].dash = st.dash;
     }
     if (fairness) {
         struct tn_plot_series *s = tn_plot_series_new(p, TN_D_LINE, TN_C_BLACK, "Jain's index");

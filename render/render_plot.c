@@ -25,40 +25,6 @@ int tn_plot_mkdir(const char *dir, struct tn_err *err)
     return 0;
 }
 
-struct writer {
-    const char *dir;
-    const struct tn_plot_opts *po;
-    enum tn_img_fmt fmt;
-    const char *ext;
-    int status;                /* first error, kept in err */
-    struct tn_err *err;
-    unsigned written;
-};
-
-/* Write and free p (NULL: the figure does not apply). */
-static void emit(struct writer *w, struct tn_plot *p, const char *stem)
-{
-    if (!p)
-        return;
-    char path[4096], tmp[4096];
-    snprintf(path, sizeof path, "%s/%s.%s", w->dir, stem, w->ext);
-    snprintf(tmp, sizeof tmp, "%s/.%s.%s.tmp", w->dir, stem, w->ext);
-    struct tn_err e;
-    int r = tn_plot_write_cairo(p, w->fmt, tmp, w->po->width, w->po->height, w->po->scale, NULL, &e);
-    if (r == 0 && rename(tmp, path) != 0)
-        r = tn_err_set(&e, TN_EIO, "%s: cannot rename from %s: %s", path, tmp, strerror(errno));
-    if (r != 0) {
-        remove(tmp);
-        if (w->status == 0) {
-            w->status = r;
-            *w->err = e;
-        }
-    } else {
-        w->written++;
-    }
-    tn_plot_free(p);
-}
-
 static int parse_format(const char *f, enum tn_img_fmt *fmt, const char **ext)
 {
     if (!f || !*f || strcmp(f, "png") == 0) {
@@ -76,7 +42,69 @@ static int parse_format(const char *f, enum tn_img_fmt *fmt, const char **ext)
     return 0;
 }
 
-static void conn_figures(struct writer *w, const struct tn_conn *c, const struct tn_fig_cfg *fc)
+int tn_fig_writer_open(struct tn_fig_writer *w, const char *dir, const struct tn_plot_opts *po, struct tn_err *err)
+{
+    memset(w, 0, sizeof *w);
+    w->dir = dir;
+    w->err = err;
+    w->po = *po;
+    if (w->po.width <= 0)
+        w->po.width = 640;
+    if (w->po.height <= 0)
+        w->po.height = 400;
+    if (!(w->po.scale > 0))
+        w->po.scale = 2;
+    if (parse_format(w->po.format, &w->fmt, &w->ext) != 0)
+        return tn_err_set(err, TN_EUSAGE, "--plot-format %s: not one of png, svg, pdf", w->po.format);
+    int r = tn_plot_mkdir(dir, err);
+    if (r)
+        return r;
+    /* one decimation column per device pixel (vector formats: two per point) */
+    double res = w->fmt == TN_IMG_PNG ? w->po.scale : 2;
+    w->fc = (struct tn_fig_cfg){
+        .ncols = (int)(w->po.width * res),
+        .nrows = (int)(w->po.height * res),
+        .truth_file = w->po.truth_file,
+        .legend_by = w->po.legend_by,
+        .rules = w->po.rules,
+        .nrules = w->po.nrules,
+    };
+    return 0;
+}
+
+void tn_fig_writer_emit(struct tn_fig_writer *w, struct tn_plot *p, const char *stem)
+{
+    if (!p)
+        return;
+    if (w->po.no_title)
+        p->title[0] = p->subtitle[0] = 0;
+    p->legend = (enum tn_legend_pos)w->po.legend;
+    char path[4096], tmp[4096];
+    snprintf(path, sizeof path, "%s/%s.%s", w->dir, stem, w->ext);
+    snprintf(tmp, sizeof tmp, "%s/.%s.%s.tmp", w->dir, stem, w->ext);
+    struct tn_err e;
+    int r = tn_plot_write_cairo(p, w->fmt, tmp, w->po.width, w->po.height, w->po.scale, NULL, &e);
+    if (r == 0 && rename(tmp, path) != 0)
+        r = tn_err_set(&e, TN_EIO, "%s: cannot rename from %s: %s", path, tmp, strerror(errno));
+    if (r != 0) {
+        remove(tmp);
+        if (w->status == 0) {
+            w->status = r;
+            *w->err = e;
+        }
+    } else {
+        w->written++;
+    }
+    tn_plot_free(p);
+}
+
+int tn_fig_writer_close(struct tn_fig_writer *w)
+{
+    tn_plot_cairo_release();
+    return w->status;
+}
+
+static void conn_figures(struct tn_fig_writer *w, const struct tn_conn *c, const struct tn_fig_cfg *fc)
 {
     char stem[128];
     static const struct {
@@ -88,7 +116,7 @@ static void conn_figures(struct writer *w, const struct tn_conn *c, const struct
     };
     if (c->proto == TN_PK_DFCP) {
         snprintf(stem, sizeof stem, "conn%u-dfcp-blocks", c->idx);
-        emit(w, tn_fig_dfcp(c, fc), stem);
+        tn_fig_writer_emit(w, tn_fig_dfcp(c, fc), stem);
         return;
     }
     for (int d = 0; d < 2; d++) {
@@ -97,41 +125,26 @@ static void conn_figures(struct writer *w, const struct tn_conn *c, const struct
         for (size_t k = 0; k < TN_ARRAY_LEN(per_dir); k++) {
             snprintf(stem, sizeof stem, "conn%u-%s-%s", c->idx, per_dir[k].name,
                      tn_fig_dir_name((enum tn_dir)d));
-            emit(w, per_dir[k].build(c, (enum tn_dir)d, fc), stem);
+            tn_fig_writer_emit(w, per_dir[k].build(c, (enum tn_dir)d, fc), stem);
         }
     }
     snprintf(stem, sizeof stem, "conn%u-tput", c->idx);
-    emit(w, tn_fig_tput_conn(c, fc), stem);
+    tn_fig_writer_emit(w, tn_fig_tput_conn(c, fc), stem);
 }
 
 int tn_plot_write_all(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
                       const struct tn_plot_opts *po, struct tn_err *err)
 {
-    struct tn_plot_opts o = *po;
-    if (o.width <= 0)
-        o.width = 640;
-    if (o.height <= 0)
-        o.height = 400;
-    if (!(o.scale > 0))
-        o.scale = 2;
-    struct writer w = {.dir = dir, .po = &o, .err = err};
-    if (parse_format(o.format, &w.fmt, &w.ext) != 0)
-        return tn_err_set(err, TN_EUSAGE, "--plot-format %s: not one of png, svg, pdf", o.format);
-    int r = tn_plot_mkdir(dir, err);
+    struct tn_fig_writer w;
+    int r = tn_fig_writer_open(&w, dir, po, err);
     if (r)
         return r;
-    /* one decimation column per device pixel (vector formats: two per point) */
-    double res = w.fmt == TN_IMG_PNG ? o.scale : 2;
-    struct tn_fig_cfg fc = {
-        .view = v,
-        .ncols = (int)(o.width * res),
-        .nrows = (int)(o.height * res),
-        .truth_file = o.truth_file,
-    };
-    if (o.truth_file) {   /* an unreadable truth file is reported; the figures still come */
-        FILE *fp = fopen(o.truth_file, "r");
+    struct tn_fig_cfg fc = w.fc;
+    fc.view = v;
+    if (po->truth_file) {   /* an unreadable truth file is reported; the figures still come */
+        FILE *fp = fopen(po->truth_file, "r");
         if (!fp) {
-            w.status = tn_err_set(err, TN_EIO, "%s: cannot read ground truth: %s", o.truth_file,
+            w.status = tn_err_set(err, TN_EIO, "%s: cannot read ground truth: %s", po->truth_file,
                                   strerror(errno));
             fc.truth_file = NULL;
         } else {
@@ -139,22 +152,28 @@ int tn_plot_write_all(const char *dir, const struct tn_analyzer *a, const struct
         }
     }
 
+    /* connections picked by --connection are drawn whatever their size; otherwise the
+     * insignificant ones (control connections, tn_signif) only with --all-connections */
+    const struct tn_selection *sel = v ? v->sel : NULL;
+    bool picked = sel && sel->n;
+    struct tn_signif sig;
+    tn_signif_init(&sig, a, picked ? sel->idx : NULL, picked ? sel->n : 0, po->all_connections || picked);
     size_t n = tn_analyzer_conn_count(a);
-    const struct tn_conn **sel = tn_xcalloc(n ? n : 1, sizeof *sel);
-    size_t nsel = 0;
+    const struct tn_conn **many = tn_xcalloc(n ? n : 1, sizeof *many);
+    size_t nmany = 0;
     for (size_t i = 0; i < n; i++) {
         const struct tn_conn *c = tn_analyzer_conn(a, i);
-        if (!tn_selected(v ? v->sel : NULL, c->idx))
+        bool data = c->d[TN_A2B].data_bytes + c->d[TN_B2A].data_bytes > 0;
+        if (!tn_selected(sel, c->idx) || (data && !tn_signif_keep(&sig, c)))
             continue;
         conn_figures(&w, c, &fc);
         if (tn_fig_dir_has_data(c, TN_A2B) || tn_fig_dir_has_data(c, TN_B2A))
-            sel[nsel++] = c;
+            many[nmany++] = c;
     }
-    if (nsel >= 1)
-        emit(&w, tn_fig_tput_all(sel, nsel, false, &fc), "throughput");
-    if (nsel >= 2)
-        emit(&w, tn_fig_tput_all(sel, nsel, true, &fc), "fairness");
-    free(sel);
-    tn_plot_cairo_release();
-    return w.status;
+    if (nmany >= 1)
+        tn_fig_writer_emit(&w, tn_fig_tput_all(many, nmany, false, &fc), "throughput");
+    if (nmany >= 2)
+        tn_fig_writer_emit(&w, tn_fig_tput_all(many, nmany, true, &fc), "fairness");
+    free(many);
+    return tn_fig_writer_close(&w);
 }

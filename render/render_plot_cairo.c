@@ -16,16 +16,18 @@
 
 #include "plot.h"
 
-enum {
-    FONT_TITLE = 13,
-    FONT_SUB = 9,
-    FONT_LABEL = 10,
-    FONT_TICK = 9,
-    FONT_LEGEND = 9,
-};
-#define PAD 8.0
-#define TICK_LEN 4.0
-#define SWATCH 18.0
+/* Sizes at the reference canvas of 640 x 400 points; every one is scaled with the canvas (see
+ * sizes()), so a column-wide figure keeps its proportions instead of losing its plot area. */
+#define REF_W 640.0
+#define REF_H 400.0
+#define FONT_TITLE (13 * L->f)
+#define FONT_SUB (9 * L->f)
+#define FONT_LABEL (10 * L->f)
+#define FONT_TICK (9 * L->f)
+#define FONT_LEGEND (9 * L->f)
+#define PAD (8.0 * L->f)
+#define TICK_LEN (4.0 * L->f)
+#define SWATCH (18.0 * L->f)
 
 static const char font_family[] = "DejaVu Sans";
 
@@ -37,11 +39,15 @@ struct axis_fmt {
 };
 
 struct layout {
+    double f;                    /* size factor of fonts and margins */
     double w, h;
     double px0, py0, px1, py1;   /* plot area */
     struct axis_fmt fx, fy, fy2;
-    double legend_y;
+    double legend_x, legend_y;   /* top left of the legend */
+    double legend_w;             /* width it may use (below) or uses (right, inside) */
     int legend_rows;
+    double y2_label_x;
+    bool sub;                    /* the subtitle fits the width (else it is left out, not clipped) */
 };
 
 static void set_rgb(cairo_t *cr, enum tn_color c, double alpha)
@@ -168,11 +174,27 @@ static bool in_legend(const struct tn_plot *p, size_t i)
     return true;
 }
 
-/* Legend rows needed for width w (or drawn at y when draw is set). */
-static int legend(cairo_t *cr, const struct tn_plot *p, double x0, double w, double y, bool draw);
+/* Legend rows needed for width w (or drawn at y when draw is set); one entry per row when
+ * column is set (right, inside). */
+static int legend(cairo_t *cr, const struct tn_plot *p, const struct layout *L, double x0, double w, double y,
+                  bool column, bool draw);
+/* Width of the widest legend entry. */
+static double legend_entry_w(cairo_t *cr, const struct tn_plot *p, const struct layout *L);
+
+/* Fonts and margins shrink with a canvas smaller than the reference (to 0.7 of it, where 9-point
+ * text becomes 6.3 points, the smallest size journals accept in figures) and grow with one
+ * more than 1.5 times larger (to twice), so the text keeps its share of the canvas. */
+static double sizes(double w, double h)
+{
+    double r = fmin(w / REF_W, h / REF_H);
+    if (r < 1)
+        return fmax(r, 0.7);
+    return r > 1.5 ? fmin(r / 1.5, 2) : 1;
+}
 
 static void layout(cairo_t *cr, const struct tn_plot *p, double w, double h, struct layout *L)
 {
+    L->f = sizes(w, h);
     L->w = w;
     L->h = h;
     axis_unit(&p->x, &L->fx);
@@ -183,35 +205,57 @@ static void layout(cairo_t *cr, const struct tn_plot *p, double w, double h, str
     double top = PAD;
     if (p->title[0])
         top += FONT_TITLE * 1.3;
-    if (p->subtitle[0])
+    font(cr, FONT_SUB, false);
+    /* a column-wide figure (under half the reference size) has a caption instead: no subtitle */
+    L->sub = p->subtitle[0] && text_w(cr, p->subtitle) <= w - 2 * PAD && fmin(w / REF_W, h / REF_H) >= 0.5;
+    if (L->sub)
         top += FONT_SUB * 1.35;
-    top += PAD * 0.75;
+    top += PAD * 0.5;
 
     font(cr, FONT_LEGEND, false);
-    L->legend_rows = legend(cr, p, PAD, w - 2 * PAD, 0, false);
-    double legend_h = L->legend_rows * FONT_LEGEND * 1.55;
-    double bottom = TICK_LEN + 3 + FONT_TICK * 1.2 + 4 + FONT_LABEL * 1.3 + PAD +
-                    (L->legend_rows ? legend_h + 4 : 0);
+    bool below = p->legend == TN_LEG_BELOW, column = p->legend == TN_LEG_RIGHT || p->legend == TN_LEG_INSIDE;
+    L->legend_rows = p->legend == TN_LEG_OFF ? 0 : legend(cr, p, L, PAD, w - 2 * PAD, 0, column, false);
+    L->legend_w = column && L->legend_rows ? legend_entry_w(cr, p, L) : w - 2 * PAD;
+    double legend_h = L->legend_rows * FONT_LEGEND * 1.4;
+    double bottom = TICK_LEN + 3 * L->f + FONT_TICK * 1.2 + 4 * L->f + FONT_LABEL * 1.3 + PAD * 0.6 +
+                    (below && L->legend_rows ? legend_h + 4 * L->f : 0);
 
     /* y tick spacing depends on the plot height, the left margin on the tick labels */
     double plot_h = h - top - bottom;
-    axis_ticks(&p->y, &L->fy, plot_h / 45);
+    axis_ticks(&p->y, &L->fy, plot_h / (45 * L->f));
     if (p->has_y2)
-        axis_ticks(&p->y2, &L->fy2, plot_h / 45);
+        axis_ticks(&p->y2, &L->fy2, plot_h / (45 * L->f));
     font(cr, FONT_TICK, false);
-    double left = PAD + FONT_LABEL * 1.3 + 4 + ticks_width(cr, &p->y, &L->fy) + TICK_LEN + 3;
-    double right = p->has_y2 ? PAD + FONT_LABEL * 1.3 + 4 + ticks_width(cr, &p->y2, &L->fy2) + TICK_LEN + 3
-                             : PAD + 14;
+    double left = PAD + FONT_LABEL * 1.3 + 4 * L->f + ticks_width(cr, &p->y, &L->fy) + TICK_LEN + 3 * L->f;
+    double right = p->has_y2 ? PAD + FONT_LABEL * 1.3 + 4 * L->f + ticks_width(cr, &p->y2, &L->fy2) + TICK_LEN +
+                                   3 * L->f
+                             : PAD + 14 * L->f;
+    double beside = p->legend == TN_LEG_RIGHT && L->legend_rows ? L->legend_w + PAD : 0;
+    right += beside;
+    L->y2_label_x = w - PAD - beside;
     L->px0 = left;
     L->px1 = w - right;
     L->py0 = top;
     L->py1 = h - bottom;
     /* x ticks: about one per 70 points, fewer when the labels are wide */
-    axis_ticks(&p->x, &L->fx, (L->px1 - L->px0) / 70);
+    axis_ticks(&p->x, &L->fx, (L->px1 - L->px0) / (70 * L->f));
     double lw = ticks_width(cr, &p->x, &L->fx);
-    if (lw + 12 > (L->px1 - L->px0) / ((p->x.max - p->x.min) / L->fx.factor / L->fx.step))
-        axis_ticks(&p->x, &L->fx, (L->px1 - L->px0) / (lw + 24));
-    L->legend_y = L->py1 + TICK_LEN + 3 + FONT_TICK * 1.2 + 4 + FONT_LABEL * 1.3 + 6;
+    if (lw + 12 * L->f > (L->px1 - L->px0) / ((p->x.max - p->x.min) / L->fx.factor / L->fx.step))
+        axis_ticks(&p->x, &L->fx, (L->px1 - L->px0) / (lw + 24 * L->f));
+    switch (p->legend) {
+    case TN_LEG_RIGHT:
+        L->legend_x = w - PAD - L->legend_w;
+        L->legend_y = L->py0;
+        break;
+    case TN_LEG_INSIDE:   /* top right corner of the plot area */
+        L->legend_x = L->px1 - L->legend_w - 4 * L->f;
+        L->legend_y = L->py0 + 4 * L->f;
+        break;
+    default:
+        L->legend_x = PAD;
+        L->legend_y = L->py1 + TICK_LEN + 3 * L->f + FONT_TICK * 1.2 + 4 * L->f + FONT_LABEL * 1.3 + 4 * L->f;
+        break;
+    }
 }
 
 static double map_x(const struct tn_plot *p, const struct layout *L, double x)
@@ -276,10 +320,13 @@ static void marker(cairo_t *cr, enum tn_mark m, double x, double y, double size)
     }
 }
 
-static void dash(cairo_t *cr, bool on)
+/* Dash patterns (points): long, short, dash-dot, dotted; they tell lines apart in grey-scale print. */
+static void dash(cairo_t *cr, bool on, int kind)
 {
-    static const double d[] = {5, 3};
-    cairo_set_dash(cr, d, on ? 2 : 0, 0);
+    static const double d[][4] = {{5, 3, 0, 0}, {2.5, 2, 0, 0}, {6, 2, 1.5, 2}, {1, 1.8, 0, 0}};
+    static const int n[] = {2, 2, 4, 2};
+    int k = kind >= 0 && kind < 4 ? kind : 0;
+    cairo_set_dash(cr, d[k], on ? n[k] : 0, 0);
 }
 
 static void draw_series(cairo_t *cr, const struct tn_plot *p, const struct layout *L,
@@ -288,7 +335,7 @@ static void draw_series(cairo_t *cr, const struct tn_plot *p, const struct layou
     const struct tn_plot_axis *ax = s->right ? &p->y2 : &p->y;
     set_rgb(cr, s->color, s->alpha);
     cairo_set_line_width(cr, s->width);
-    dash(cr, s->dashed);
+    dash(cr, s->dashed, s->dash);
     switch (s->draw) {
     case TN_D_SPANS:
         for (size_t i = 0; i < s->n; i++) {
@@ -335,17 +382,26 @@ static void draw_series(cairo_t *cr, const struct tn_plot *p, const struct layou
             marker(cr, s->mark, map_x(p, L, s->pts[i].x), map_y(ax, L, s->pts[i].y), s->width);
         break;
     }
-    dash(cr, false);
+    dash(cr, false, 0);
 }
 
-static void swatch(cairo_t *cr, const struct tn_plot_series *s, double x, double y)
+/* The unlabelled marker series drawn with line series i (experiment figures), or NULL. */
+static const struct tn_plot_series *markers_of(const struct tn_plot *p, size_t i)
+{
+    for (size_t k = i + 1; k < p->ns && !p->s[k].label[0]; k++)
+        if (p->s[k].draw == TN_D_POINTS && p->s[k].color == p->s[i].color)
+            return &p->s[k];
+    return NULL;
+}
+
+static void swatch(cairo_t *cr, const struct tn_plot_series *s, const struct layout *L, double x, double y)
 {
     set_rgb(cr, s->color, s->draw == TN_D_SPANS ? fmax(s->alpha, 0.35) : s->alpha);
     cairo_set_line_width(cr, s->draw == TN_D_LINE ? fmax(s->width, 1.2) : s->width);
-    dash(cr, s->dashed);
+    dash(cr, s->dashed, s->dash);
     switch (s->draw) {
     case TN_D_SPANS:
-        cairo_rectangle(cr, x, y - 4.5, SWATCH, 9);
+        cairo_rectangle(cr, x, y - 4.5 * L->f, SWATCH, 9 * L->f);
         cairo_fill(cr);
         break;
     case TN_D_LINE:
@@ -355,8 +411,8 @@ static void swatch(cairo_t *cr, const struct tn_plot_series *s, double x, double
         break;
     case TN_D_TICKS:
         cairo_set_line_width(cr, fmax(s->width, 1.2));
-        cairo_move_to(cr, x + SWATCH / 2, y - 5);
-        cairo_line_to(cr, x + SWATCH / 2, y + 5);
+        cairo_move_to(cr, x + SWATCH / 2, y - 5 * L->f);
+        cairo_line_to(cr, x + SWATCH / 2, y + 5 * L->f);
         cairo_stroke(cr);
         break;
     case TN_D_POINTS:
@@ -364,26 +420,51 @@ static void swatch(cairo_t *cr, const struct tn_plot_series *s, double x, double
         marker(cr, s->mark, x + SWATCH / 2, y, fmax(s->width, 4));
         break;
     }
-    dash(cr, false);
+    dash(cr, false, 0);
 }
 
-static int legend(cairo_t *cr, const struct tn_plot *p, double x0, double w, double y, bool draw)
+static double legend_entry_w(cairo_t *cr, const struct tn_plot *p, const struct layout *L)
+{
+    double w = 0;
+    for (size_t i = 0; i < p->ns; i++)
+        if (in_legend(p, i))
+            w = fmax(w, SWATCH + 4 * L->f + text_w(cr, p->s[i].label) + 4 * L->f);
+    return w;
+}
+
+static int legend(cairo_t *cr, const struct tn_plot *p, const struct layout *L, double x0, double w, double y,
+                  bool column, bool draw)
 {
     int rows = 0;
-    double x = x0, rowh = FONT_LEGEND * 1.55;
+    double x = x0, rowh = FONT_LEGEND * 1.4, gap = 14 * L->f;
+    if (draw && column && p->legend == TN_LEG_INSIDE) {   /* a white box so the data does not show through */
+        int n = legend(cr, p, L, x0, w, y, true, false);
+        cairo_set_source_rgba(cr, 1, 1, 1, 0.88);
+        cairo_rectangle(cr, x0 - 3 * L->f, y - 2 * L->f, w + 4 * L->f, n * rowh + 4 * L->f);
+        cairo_fill_preserve(cr);
+        cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
+        cairo_set_line_width(cr, 0.5);
+        cairo_stroke(cr);
+    }
     for (size_t i = 0; i < p->ns; i++) {
         if (!in_legend(p, i))
             continue;
-        double ew = SWATCH + 4 + text_w(cr, p->s[i].label) + 14;
-        if (rows == 0 || (x + ew - 14 > x0 + w && x > x0)) {
+        double ew = SWATCH + 4 * L->f + text_w(cr, p->s[i].label) + gap;
+        if (rows == 0 || column || (x + ew - gap > x0 + w && x > x0)) {
             rows++;
             x = x0;
         }
         if (draw) {
             double yy = y + (rows - 1) * rowh + rowh / 2;
-            swatch(cr, &p->s[i], x, yy);
+            swatch(cr, &p->s[i], L, x, yy);
+            const struct tn_plot_series *mk = p->s[i].draw == TN_D_LINE ? markers_of(p, i) : NULL;
+            if (mk) {
+                set_rgb(cr, mk->color, mk->alpha);
+                cairo_set_line_width(cr, fmax(0.8, mk->width / 4));
+                marker(cr, mk->mark, x + SWATCH / 2, yy, fmin(mk->width, 6 * L->f));
+            }
             cairo_set_source_rgb(cr, 0, 0, 0);
-            text_at(cr, p->s[i].label, x + SWATCH + 4, yy, 0, 0.5);
+            text_at(cr, p->s[i].label, x + SWATCH + 4 * L->f, yy, 0, 0.5);
         }
         x += ew;
     }
@@ -425,7 +506,7 @@ static void draw_frame(cairo_t *cr, const struct tn_plot *p, const struct layout
         cairo_line_to(cr, x, L->py1 + TICK_LEN);
         cairo_stroke(cr);
         tick_label(&L->fx, v, buf, sizeof buf);
-        text_at(cr, buf, x, L->py1 + TICK_LEN + 3, 0.5, 0);
+        text_at(cr, buf, x, L->py1 + TICK_LEN + 3 * L->f, 0.5, 0);
     }
     for (double v = L->fy.first; v <= p->y.max / L->fy.factor + L->fy.step * 1e-6; v += L->fy.step) {
         double y = map_y(&p->y, L, v * L->fy.factor);
@@ -433,7 +514,7 @@ static void draw_frame(cairo_t *cr, const struct tn_plot *p, const struct layout
         cairo_line_to(cr, L->px0, y);
         cairo_stroke(cr);
         tick_label(&L->fy, v, buf, sizeof buf);
-        text_at(cr, buf, L->px0 - TICK_LEN - 3, y, 1, 0.5);
+        text_at(cr, buf, L->px0 - TICK_LEN - 3 * L->f, y, 1, 0.5);
     }
     if (p->has_y2) {
         for (double v = L->fy2.first; v <= p->y2.max / L->fy2.factor + L->fy2.step * 1e-6;
@@ -443,12 +524,12 @@ static void draw_frame(cairo_t *cr, const struct tn_plot *p, const struct layout
             cairo_line_to(cr, L->px1 + TICK_LEN, y);
             cairo_stroke(cr);
             tick_label(&L->fy2, v, buf, sizeof buf);
-            text_at(cr, buf, L->px1 + TICK_LEN + 3, y, 0, 0.5);
+            text_at(cr, buf, L->px1 + TICK_LEN + 3 * L->f, y, 0, 0.5);
         }
     }
 
     font(cr, FONT_LABEL, false);
-    text_at(cr, L->fx.label, (L->px0 + L->px1) / 2, L->py1 + TICK_LEN + 3 + FONT_TICK * 1.2 + 4, 0.5, 0);
+    text_at(cr, L->fx.label, (L->px0 + L->px1) / 2, L->py1 + TICK_LEN + 3 * L->f + FONT_TICK * 1.2 + 4 * L->f, 0.5, 0);
     cairo_save(cr);
     cairo_translate(cr, PAD, (L->py0 + L->py1) / 2);
     cairo_rotate(cr, -M_PI / 2);
@@ -456,7 +537,7 @@ static void draw_frame(cairo_t *cr, const struct tn_plot *p, const struct layout
     cairo_restore(cr);
     if (p->has_y2) {
         cairo_save(cr);
-        cairo_translate(cr, L->w - PAD, (L->py0 + L->py1) / 2);
+        cairo_translate(cr, L->y2_label_x, (L->py0 + L->py1) / 2);
         cairo_rotate(cr, M_PI / 2);
         text_at(cr, L->fy2.label, 0, 0, 0.5, 0);
         cairo_restore(cr);
@@ -468,7 +549,7 @@ static void draw_frame(cairo_t *cr, const struct tn_plot *p, const struct layout
         text_at(cr, p->title, L->w / 2, y, 0.5, 0);
         y += FONT_TITLE * 1.3;
     }
-    if (p->subtitle[0]) {
+    if (L->sub) {
         font(cr, FONT_SUB, false);
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
         text_at(cr, p->subtitle, L->w / 2, y, 0.5, 0);
@@ -500,8 +581,11 @@ static void draw(cairo_t *cr, const struct tn_plot *p, double w, double h, struc
         text_at(cr, p->note, (L->px0 + L->px1) / 2, (L->py0 + L->py1) / 2, 0.5, 0.5);
     }
     draw_frame(cr, p, L);
-    font(cr, FONT_LEGEND, false);
-    legend(cr, p, PAD, w - 2 * PAD, L->legend_y, true);
+    if (p->legend != TN_LEG_OFF) {
+        font(cr, FONT_LEGEND, false);
+        bool column = p->legend == TN_LEG_RIGHT || p->legend == TN_LEG_INSIDE;
+        legend(cr, p, L, L->legend_x, L->legend_w, L->legend_y, column, true);
+    }
 }
 
 int tn_plot_write_cairo(const struct tn_plot *p, enum tn_img_fmt fmt, const char *path, int width,

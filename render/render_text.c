@@ -54,6 +54,19 @@ void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_sele
                 proto_name(c), c->d[TN_A2B].pkts, c->d[TN_B2A].pkts,
                 tn_conn_state_name(tn_conn_state(c)));
     }
+    /* the one rule of the multi-flow views (tn_signif), said where the connections are listed */
+    struct tn_signif sig;
+    tn_signif_init(&sig, a, NULL, 0, false);
+    if (sig.kept == sig.total)
+        return;
+    fprintf(out, "  not significant (under 1%% of the largest connection's data bytes, e.g. control connections;\n"
+                 "  left out of fairness, experiments and figure sets unless --all-connections):");
+    for (size_t i = 0; i < n; i++) {
+        const struct tn_conn *c = tn_analyzer_conn(a, i);
+        if (c->d[TN_A2B].data_bytes + c->d[TN_B2A].data_bytes && !tn_signif_keep(&sig, c))
+            fprintf(out, " %u", c->idx);
+    }
+    fputc('\n', out);
 }
 
 void tn_report_summary(FILE *out, const struct tn_analyzer *a)

@@ -301,6 +301,7 @@ static void take_snapshot(struct tn_ui *ui)
     struct tn_tui *t = ui->tui;
     int64_t w = mono_ns();
     pthread_mutex_lock(t->lock);
+    t->snap.all_connections = t->cfg.plot.all_connections;
     tn_snap_take(&t->snap, t->an, t->feed, &t->shared, t->cfg.idle_timeout_s, t->cfg.live, w, ui->sel_idx);
     pthread_mutex_unlock(t->lock);
     tn_ui_rebuild(ui);

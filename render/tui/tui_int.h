@@ -44,6 +44,8 @@ struct tn_tui_row {
     int64_t first_ns, last_ns;
     double tput_now;           /* bit/s of data (retransmissions included) in the main direction */
     double goodput;            /* unique bytes / duration, bit/s: the report's throughput */
+    double fair_bps;           /* data bytes both ways / lifetime: the fairness section's basis */
+    bool significant;          /* counts in fairness (tn_signif's rule over the rows) */
     double rtt_avg, rtt_min, rtt_max;   /* ms, data->ACK samples; avg < 0: none */
     uint64_t rtt_n;
     struct tn_conn_live live;  /* main direction */
@@ -94,8 +96,10 @@ struct tn_tui_snap {
     int64_t wall_at_frames;
     uint64_t ev_kind[TN_EV_COUNT];   /* events seen, by kind */
     struct tn_tui_evlog log;   /* the UI's copy */
-    double jain;               /* over active flows; < 0 when fewer than 1 */
+    double jain;               /* over active significant flows; < 0 when fewer than 1 */
     unsigned jain_n;
+    unsigned insignificant;    /* connections with data left out of fairness (control connections) */
+    bool all_connections;      /* --all-connections: every connection with data counts */
     struct tn_tui_hist sel_hist;       /* copy of the selected connection's history */
     float sel_tput[TN_TUI_HIST];       /* its throughput between samples, bit/s */
 };

@@ -227,6 +227,7 @@ static void update_row(struct tn_tui_row *r, const struct tn_conn *c, int64_t no
     r->first_ns = ns_of(c->first);
     r->last_ns = ns_of(c->last);
     r->goodput = tn_dir_throughput_bps(c, m);
+    r->fair_bps = tn_conn_throughput_bps(c);
     const struct tn_tcp_infer *inf = &c->inf[m];
     r->rtt_n = inf->rtt_ms.n;
     r->rtt_avg = inf->rtt_ms.n ? tn_stat_avg(&inf->rtt_ms) : -1;
@@ -262,14 +263,29 @@ static void copy_events(struct tn_tui_snap *s, const struct tn_tui_shared_log *l
     memcpy(s->ev_kind, log->kind, sizeof s->ev_kind);
 }
 
+/* Jain's index over the significant rows (the report's rule, tn_signif: at least
+ * TN_SIGNIF_SHARE of the largest connection's data bytes), on the report's basis once the trace
+ * has ended (data bytes both ways over the lifetime), on the current rate while it runs. */
 static void jain(struct tn_tui_snap *s)
 {
     double sum = 0, sq = 0;
     unsigned n = 0;
     bool end = s->feed.finished;
+    uint64_t maxb = 0;
     for (size_t i = 0; i < s->nrows; i++) {
-        double x = end ? s->rows[i]->goodput : s->rows[i]->tput_now;
-        if (x <= 0)
+        uint64_t b = s->rows[i]->data_bytes[0] + s->rows[i]->data_bytes[1];
+        maxb = b > maxb ? b : maxb;
+    }
+    s->insignificant = 0;
+    for (size_t i = 0; i < s->nrows; i++) {
+        struct tn_tui_row *r = s->rows[i];
+        uint64_t b = r->data_bytes[0] + r->data_bytes[1];
+        r->significant = b > 0 && (s->all_connections || (double)b >= TN_SIGNIF_SHARE * (double)maxb);
+        s->insignificant += b > 0 && !r->significant;
+    }
+    for (size_t i = 0; i < s->nrows; i++) {
+        double x = end ? s->rows[i]->fair_bps : s->rows[i]->tput_now;
+        if (x <= 0 || !s->rows[i]->significant)
             continue;
         sum += x;
         sq += x * x;

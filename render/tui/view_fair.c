@@ -1,7 +1,8 @@
 /* view_fair.c - fairness between the active flows: Jain's index (R. Jain, D. Chiu, W. Hawe,
  * DEC-TR-301, 1984: (sum x)^2 / (n sum x^2), 1 = equal shares, 1/n = one flow takes all) over
- * the current throughput of each flow's data direction (its goodput once the trace has ended),
- * and each flow's share as a bar. */
+ * the current throughput of each flow's data direction (once the trace has ended, its data bytes
+ * both ways over its lifetime: the fairness section's basis), and each flow's share as a bar.
+ * Connections that are not significant (control connections, tn_signif) are left out. */
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,14 +11,16 @@
 
 static double rate_of(const struct tn_ui *ui, const struct tn_tui_row *r)
 {
-    return ui->snap->feed.finished ? r->goodput : r->tput_now;
+    if (!r->significant)
+        return 0;   /* a control connection is no competitor (tn_signif) */
+    return ui->snap->feed.finished ? r->fair_bps : r->tput_now;
 }
 
 static void draw(struct tn_ui *ui, int y0, int rows, int cols)
 {
     struct tn_tui_snap *s = ui->snap;
     char line[300];
-    const char *basis = s->feed.finished ? "goodput over each connection's life" : "throughput now";
+    const char *basis = s->feed.finished ? "throughput over each connection's life" : "throughput now";
     if (s->jain < 0)
         snprintf(line, sizeof line, " Jain's fairness index: - (no flow is sending)   basis: %s", basis);
     else
@@ -29,7 +32,11 @@ static void draw(struct tn_ui *ui, int y0, int rows, int cols)
         total += rate_of(ui, ui->vis[i]) > 0 ? rate_of(ui, ui->vis[i]) : 0;
     char tot[16];
     tn_fmt_si(tot, sizeof tot, total, "b/s");
-    snprintf(line, sizeof line, " total %s; 1.000 = equal shares, 1/n = one flow takes everything", tot);
+    if (s->insignificant)
+        snprintf(line, sizeof line, " total %s; %u connection%s under 1%% of the largest one's bytes left out", tot,
+                 s->insignificant, s->insignificant == 1 ? "" : "s");
+    else
+        snprintf(line, sizeof line, " total %s; 1.000 = equal shares, 1/n = one flow takes everything", tot);
     tn_draw_text(y0 + 1, 0, cols, tn_crt_attr(TN_CR_DIM), line);
     int lab = cols >= 100 ? 44 : 30, num = 18, bw = cols - lab - num - 2;
     snprintf(line, sizeof line, "%-*s %-*s %*s", lab, "  #  flow (sender > receiver)", bw > 0 ? bw : 0,

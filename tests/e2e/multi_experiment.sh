@@ -26,7 +26,7 @@ done
 "$bin" "${args[@]}" --csv "$tmp/exp" --plot "$tmp/fig" >"$tmp/out" 2>"$tmp/err" ||
     { echo "FAIL: exit $?: $(cat "$tmp/err")"; exit 1; }
 tr -d '\r' <"$tmp/exp/experiment.csv" >"$tmp/exp.csv"
-want_hdr="trace,label,conn,proto,a_addr,a_port,b_addr,b_port,goodput_bps,throughput_bps,rexmit_pkts,rtt_ms_avg,jain_index"
+want_hdr="trace,label,conn,proto,a_addr,a_port,b_addr,b_port,goodput_bps,throughput_bps,rexmit_pkts,rtt_ms_avg,jain_index,flow"
 [ "$(head -1 "$tmp/exp.csv")" = "$want_hdr" ] || { echo "FAIL: header $(head -1 "$tmp/exp.csv")"; fail=1; }
 rows=$(($(wc -l <"$tmp/exp.csv") - 1))
 [ "$rows" -eq ${#traces[@]} ] || { echo "FAIL: $rows rows for ${#traces[@]} traces"; cat "$tmp/exp.csv"; fail=1; }

@@ -46,11 +46,13 @@ END {
     for (i = 1; i in pa; i++) {
         m = (db[i, 1] + 0 > db[i, 0] + 0) ? 1 : 0
         printf "%d %s %s %s %s %s %d\n", i, pa[i], pb[i], st[i], si(tp[i, m]), rtt[i, m], rx[i]
-        g[i] = tp[i, m]; s += tp[i, m]; q += tp[i, m] * tp[i, m]; k++
     }
-    printf "JAIN %.3f %d\n", s * s / (k * q), k
     printf "EVENTS %d %d\n", fast, rto
 }' "$TMP/offline" > "$TMP/expect"
+# fairness: the report's fairness section (significant connections only: the iperf3 control
+# connection is left out), its index to the dashboard's 3 decimals
+"$BIN" -q --fairness-by conn "$SAMPLE" | awk '/^Fairness \(by conn, / { n = $4 + 0 }
+    /Jain.s fairness index:/ { printf "JAIN %.3f %d\n", $4, n }' >> "$TMP/expect"
 echo "expected (idx pkts_a pkts_b state goodput rtt_ms rexmt):"; cat "$TMP/expect"
 grep -c . "$TMP/expect" | grep -q '^4$' || fail "could not read the offline report"
 
@@ -99,10 +101,10 @@ for p in Sequence Window RTT Throughput; do grep -q "$p" "$TMP/screen" || fail "
     fail "the detail plots drew (almost) no braille dots"
 echo "ok: detail view"
 
-# 3. fairness: Jain's index over the two flows, as computed from the report's throughputs
+# 3. fairness: Jain's index over the significant flows, equal to the report's fairness section
 read -r _ jain nflows < <(grep '^JAIN' "$TMP/expect")
 $T send-keys -t tui 3; screen
-grep -q "Jain's fairness index: $jain over $nflows active flows" "$TMP/screen" || fail "fairness index (want $jain)"
+grep -q "Jain's fairness index: $jain over $nflows active flow" "$TMP/screen" || fail "fairness index (want $jain)"
 grep -q "100.0%" "$TMP/screen" || fail "fairness shares"
 echo "ok: fairness $jain"
 
@@ -155,4 +157,22 @@ grep -q "Sequence" "$TMP/screen" || fail "vt100: detail view"
 grep -q $'\xe2' "$TMP/screen" && fail "vt100/C locale: UTF-8 characters on screen"
 $T send-keys -t tui q
 wait_for "TN_EXIT=0" 10 || fail "vt100: quit"
+
+# 9. two competing flows (dumbbell, each with an iperf3 control connection): the fairness view's
+# index equals the report's fairness section, and the control connections are left out
+DB=$SRC/samples/dumbbell-cubic-rtt
+if [ -f "$DB/snd1_eth0.pcap" ] && [ -f "$DB/snd2_eth0.pcap" ]; then
+    read -r djain dn < <("$BIN" -q --fairness-by conn "$DB/snd1_eth0.pcap" "$DB/snd2_eth0.pcap" |
+        awk '/^Fairness \(by conn, / { n = $4 + 0 } /Jain.s fairness index:/ { printf "%.3f %d\n", $4, n }')
+    $T kill-session -t tui
+    $T new-session -d -s tui -x 120 -y 30 \
+        "env LC_ALL=$UTF TERM=xterm-256color $BIN --tui $DB/snd1_eth0.pcap $DB/snd2_eth0.pcap; sleep 60"
+    wait_for "END OF TRACE" 20 || fail "dumbbell: the dashboard did not reach the end"
+    $T send-keys -t tui 3; screen
+    grep -q "Jain's fairness index: $djain over $dn active flows" "$TMP/screen" ||
+        fail "dumbbell fairness index (the report says $djain over $dn flows)"
+    grep -q "2 connections under 1% of the largest one's bytes left out" "$TMP/screen" ||
+        fail "dumbbell: control connections not reported as left out"
+    echo "ok: dumbbell fairness $djain over $dn flows, as the report"
+fi
 echo "PASS"

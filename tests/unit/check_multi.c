@@ -151,7 +151,7 @@ START_TEST(test_fairness_selection_and_mice)
         tn_analyzer_add(an, &p, TN_DIS_OK, "t");
     }
     tn_analyzer_finish(an);
-    struct tn_fair_cfg cfg = {.by = TN_FAIR_CONN, .window_ns = 100000000, .min_share = 0.01};
+    struct tn_fair_cfg cfg = {.by = TN_FAIR_CONN, .window_ns = 100000000};
     struct tn_fairness f;
     ck_assert_uint_eq(tn_fairness_compute(an, &cfg, &f), 2);   /* 37 < 1% of 20000: left out */
     ck_assert_uint_eq(f.nexcluded, 1);
@@ -163,10 +163,10 @@ START_TEST(test_fairness_selection_and_mice)
     ck_assert_uint_eq(f.jain_series.n, 0);
     tn_fairness_fini(&f);
 
-    unsigned pick[] = {1, 3};   /* selection: the control connection and conn 3, no min share */
+    unsigned pick[] = {1, 3};   /* selection: the control connection and conn 3, all connections kept */
     cfg.sel = pick;
     cfg.nsel = 2;
-    cfg.min_share = 0;
+    cfg.all_connections = true;
     ck_assert_uint_eq(tn_fairness_compute(an, &cfg, &f), 2);
     ck_assert_uint_eq(f.flows[0].conn, 1);
     ck_assert_uint_eq(f.flows[1].conn, 3);

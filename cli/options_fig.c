@@ -1,0 +1,150 @@
+/* options_fig.c - the options of paper figures and experiments (issue 14): flow identities,
+ * significant connections, averaging windows, figure sizes, titles and legends. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "options.h"
+#include "render.h"
+
+static int flow(struct tn_options *o, const char *arg, struct tn_err *err)
+{
+    struct tn_flow_rule r;
+    int rc = tn_flow_rule_parse(arg, &r, err);
+    if (rc)
+        return rc;
+    o->flow_rules = tn_xrealloc(o->flow_rules, (size_t)(o->nflow_rules + 1) * sizeof *o->flow_rules);
+    o->flow_rules[o->nflow_rules++] = r;
+    return 0;
+}
+
+/* FROM:TO in seconds from the trace's first packet; either may be empty ("2:", ":10"). */
+static int window(struct tn_options *o, const char *arg, struct tn_err *err)
+{
+    const char *colon = strchr(arg, ':');
+    double from = 0, to = 0;
+    char *end;
+    if (!colon || (colon == arg && !colon[1]))
+        goto bad;
+    if (colon != arg) {
+        from = strtod(arg, &end);
+        if (end != colon || from < 0)
+            goto bad;
+    }
+    if (colon[1]) {
+        to = strtod(colon + 1, &end);
+        if (*end || to <= from)
+            goto bad;
+    }
+    o->exp_window = TN_EXPW_FIXED;
+    o->win_from_ns = (int64_t)llround(from * 1e9);
+    o->win_to_ns = (int64_t)llround(to * 1e9);
+    return 0;
+bad:
+    return tn_err_set(err, TN_EUSAGE, "--window: '%s' is not FROM:TO in seconds (TO after FROM; one may be empty)",
+                      arg);
+}
+
+/* WxH[unit][@DPI]: unit pt (default), in, cm or mm; DPI sets the PNG pixels per inch. */
+int tn_options_plot_size(struct tn_options *o, const char *arg, struct tn_err *err)
+{
+    static const struct {
+        const char *name;
+        double pt;             /* points per unit: 72 per inch */
+    } units[] = {{"pt", 1}, {"in", 72}, {"cm", 72 / 2.54}, {"mm", 72 / 25.4}, {"", 1}};
+    char *end;
+    double w = strtod(arg, &end);
+    if (end == arg || *end != 'x')
+        goto bad;
+    const char *hs = end + 1;
+    double h = strtod(hs, &end);
+    if (end == hs)
+        goto bad;
+    const char *at = strchr(end, '@');
+    size_t ulen = at ? (size_t)(at - end) : strlen(end);
+    double per = 0;
+    for (size_t i = 0; i < TN_ARRAY_LEN(units) && !per; i++)
+        if (strlen(units[i].name) == ulen && strncmp(end, units[i].name, ulen) == 0)
+            per = units[i].pt;
+    if (!per)
+        goto bad;
+    w *= per;
+    h *= per;
+    if (!(w >= 120 && h >= 90 && w <= 10000 && h <= 10000))
+        goto bad;
+    if (at) {
+        double dpi = strtod(at + 1, &end);
+        if (end == at + 1 || *end || dpi < 18 || dpi > 720)
+            goto bad;
+        o->plot_scale = dpi / 72;   /* PNG pixels per point */
+    }
+    o->plot_width = (int)lround(w);
+    o->plot_height = (int)lround(h);
+    return 0;
+bad:
+    return tn_err_set(err, TN_EUSAGE,
+                      "--plot-size: '%s' is not WxH[pt|in|cm|mm][@DPI] (at least 120x90 pt, DPI 18-720), "
+                      "e.g. 252x180pt or 3.5x2.5in@300", arg);
+}
+
+int tn_options_parse_fig(struct tn_options *o, const char *name, const char *arg, struct tn_err *err)
+{
+    if (!strcmp(name, "flow"))
+        return flow(o, arg, err);
+    if (!strcmp(name, "all-connections")) {
+        o->all_connections = true;
+        return 0;
+    }
+    if (!strcmp(name, "window"))
+        return window(o, arg, err);
+    if (!strcmp(name, "steady-state")) {
+        o->exp_window = TN_EXPW_STEADY;
+        return 0;
+    }
+    if (!strcmp(name, "transfer-period")) {
+        o->exp_window = TN_EXPW_DATA;
+        return 0;
+    }
+    if (!strcmp(name, "no-title")) {
+        o->plot_no_title = true;
+        return 0;
+    }
+    if (!strcmp(name, "legend")) {
+        static const char *const pos[] = {"below", "right", "inside", "off"};
+        for (size_t i = 0; i < TN_ARRAY_LEN(pos); i++)
+            if (!strcmp(arg, pos[i])) {
+                o->plot_legend = (int)i;
+                return 0;
+            }
+        return tn_err_set(err, TN_EUSAGE, "--legend: '%s' is not below, right, inside or off", arg);
+    }
+    if (!strcmp(name, "legend-by")) {
+        static const char *const by[] = {"label", "proto", "host"};
+        for (size_t i = 0; i < TN_ARRAY_LEN(by); i++)
+            if (!strcmp(arg, by[i])) {
+                o->plot_legend_by = (int)i;
+                return 0;
+            }
+        return tn_err_set(err, TN_EUSAGE, "--legend-by: '%s' is not label, proto or host", arg);
+    }
+    return tn_err_set(err, TN_EUSAGE, "unknown option --%s (try --help)", name);
+}
+
+void tn_options_plot_opts(const struct tn_options *o, struct tn_plot_opts *po)
+{
+    *po = (struct tn_plot_opts){
+        .format = o->plot_format,
+        .width = o->plot_width,
+        .height = o->plot_height,
+        .scale = o->plot_scale,
+        .truth_file = o->truth_file,
+        .no_title = o->plot_no_title,
+        .legend = o->plot_legend,
+        .legend_by = o->plot_legend_by,
+        .all_connections = o->all_connections,
+        .rules = o->flow_rules,
+        .nrules = (size_t)o->nflow_rules,
+    };
+}

@@ -1,0 +1,150 @@
+/* check_paper_fig.c - figures at a paper's column width: the axes' box measured in the PNG (read
+ * back through cairo) takes at least half the canvas at 252 x 180 pt (2 pixels per point) and at
+ * 3.5 x 2.5 in with 300 pixels per inch; the legend placements and the multi-flow styles. */
+#include <cairo.h>
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pipeline_helper.h"
+#include "plot.h"
+#include "render.h"
+
+static const struct tn_analysis_cfg rec_cfg = {
+    .record_events = true, .record_series = true, .record_packets = true,
+};
+
+static char dir[512];
+
+/* The axes' frame: the longest runs of dark pixels, a row's (top and bottom edges) and a
+ * column's (left and right edges).  Data lines are never this long and straight. */
+struct box {
+    int x0, y0, x1, y1, w, h;
+};
+
+static bool dark(const unsigned char *d, int stride, int x, int y)
+{
+    uint32_t v;
+    memcpy(&v, d + (size_t)y * (size_t)stride + (size_t)x * 4, 4);
+    return (v >> 16 & 0xff) < 150 && (v >> 8 & 0xff) < 150 && (v & 0xff) < 150;
+}
+
+static int run(const unsigned char *d, int stride, int n, int fixed, bool row)
+{
+    int best = 0, cur = 0;
+    for (int i = 0; i < n; i++) {
+        bool k = row ? dark(d, stride, i, fixed) : dark(d, stride, fixed, i);
+        cur = k ? cur + 1 : 0;
+        best = cur > best ? cur : best;
+    }
+    return best;
+}
+
+static struct box frame_of(const char *path)
+{
+    cairo_surface_t *sf = cairo_image_surface_create_from_png(path);
+    ck_assert_msg(cairo_surface_status(sf) == CAIRO_STATUS_SUCCESS, "%s: not a PNG", path);
+    const unsigned char *d = cairo_image_surface_get_data(sf);
+    struct box b = {.w = cairo_image_surface_get_width(sf), .h = cairo_image_surface_get_height(sf)};
+    int stride = cairo_image_surface_get_stride(sf), top = 0;
+    b.y0 = b.y1 = b.x0 = b.x1 = -1;
+    for (int y = 0; y < b.h; y++)
+        top = run(d, stride, b.w, y, true) > top ? run(d, stride, b.w, y, true) : top;
+    for (int y = 0; y < b.h; y++)   /* rows within 10% of the longest: the two edges */
+        if (run(d, stride, b.w, y, true) >= top * 0.9) {
+            if (b.y0 < 0)
+                b.y0 = y;
+            b.y1 = y;
+        }
+    top = 0;
+    for (int x = 0; x < b.w; x++)
+        top = run(d, stride, b.h, x, false) > top ? run(d, stride, b.h, x, false) : top;
+    for (int x = 0; x < b.w; x++)
+        if (run(d, stride, b.h, x, false) >= top * 0.9) {
+            if (b.x0 < 0)
+                b.x0 = x;
+            b.x1 = x;
+        }
+    cairo_surface_destroy(sf);
+    return b;
+}
+
+static double share_of(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    struct box b = frame_of(path);
+    double share = (double)(b.x1 - b.x0) * (b.y1 - b.y0) / ((double)b.w * b.h);
+    fprintf(stderr, "paper_fig: %s %dx%d px: axes (%d,%d)-(%d,%d), %.0f%% of the canvas\n", path, b.w, b.h, b.x0,
+            b.y0, b.x1, b.y1, share * 100);
+    return share;
+}
+
+static void write_set(const struct tn_analyzer *an, const char *what, double scale, int legend)
+{
+    snprintf(dir, sizeof dir, "%s/test-paper-%s-%d", TN_BINARY_DIR, what, (int)getpid());
+    mkdir(dir, 0777);
+    struct tn_plot_opts po = {.format = "png", .width = 252, .height = 180, .scale = scale, .legend = legend};
+    struct tn_view v = {0};
+    struct tn_err err;
+    ck_assert_int_eq(tn_plot_write_all(dir, an, &v, &po, &err), 0);
+}
+
+START_TEST(test_column_width_area)
+{
+    /* the dumbbell's two senders (two CUBIC flows): throughput and fairness figures */
+    struct tn_analyzer *an = tn_test_load(TN_SAMPLES_DIR "/dumbbell-cubic-rtt/snd1_eth0.pcap", &rec_cfg);
+    ck_assert_ptr_nonnull(an);
+    static const struct {
+        const char *what;
+        double scale;      /* pixels per point: 2, and 300 dpi / 72 */
+    } sizes[] = {{"252pt", 2}, {"3.5in300", 300.0 / 72}};
+    for (size_t i = 0; i < 2; i++) {
+        write_set(an, sizes[i].what, sizes[i].scale, TN_LEG_BELOW);
+        ck_assert_double_ge(share_of("conn2-tput.png"), 0.5);
+        ck_assert_double_ge(share_of("conn2-cwnd-a2b.png"), 0.5);
+        ck_assert_double_ge(share_of("throughput.png"), 0.5);
+    }
+    /* 3.5 x 2.5 in at 300 dpi is 1050 x 750 pixels */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/throughput.png", dir);
+    struct box b = frame_of(path);
+    ck_assert_int_eq(b.w, 1050);
+    ck_assert_int_eq(b.h, 750);
+    /* many legend entries (the time-sequence graph's nine): inside the axes the box grows */
+    write_set(an, "inside", 2, TN_LEG_INSIDE);
+    ck_assert_double_ge(share_of("conn2-tsg-a2b.png"), 0.5);
+    write_set(an, "off", 2, TN_LEG_OFF);
+    ck_assert_double_ge(share_of("conn2-tsg-a2b.png"), 0.55);
+    tn_analyzer_free(an);
+}
+END_TEST
+
+START_TEST(test_flow_styles)
+{
+    /* no yellow (invisible as a line on white), no vermillion (retransmissions); the first
+     * seven flows differ in colour and in dash or marker, so grey-scale print tells them apart */
+    for (size_t k = 0; k < 7; k++) {
+        struct tn_fig_style a = tn_fig_style(k);
+        ck_assert(a.color != TN_C_YELLOW && a.color != TN_C_VERMILLION);
+        for (size_t j = 0; j < k; j++) {
+            struct tn_fig_style b = tn_fig_style(j);
+            ck_assert(a.color != b.color);
+            ck_assert(a.dashed != b.dashed || a.dash != b.dash || a.mark != b.mark);
+        }
+    }
+}
+END_TEST
+
+Suite *tn_paper_fig_suite(void)
+{
+    Suite *s = suite_create("paper_fig");
+    TCase *tc = tcase_create("paper_fig");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_column_width_area);
+    tcase_add_test(tc, test_flow_styles);
+    suite_add_tcase(s, tc);
+    return s;
+}
