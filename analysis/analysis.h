@@ -463,6 +463,11 @@ enum tn_conn_state tn_conn_state(const struct tn_conn *c);
 
 /* Throughput of a direction in bit/s over the connection's duration (0 when < 1 packet). */
 double tn_dir_throughput_bps(const struct tn_conn *c, enum tn_dir d);
+/* What sender d retransmitted, as inferred at this vantage: fast + timeout + other (spurious is a
+ * property of one of those, not another copy).  The one retransmission count of the experiment
+ * table and figures and the dashboard; tn_dir_stats.rexmit_pkts is the raw overlap counter
+ * (data below the highest sequence seen here, tcptrace's "rexmt data pkts"). */
+uint64_t tn_dir_rexmits(const struct tn_conn *c, enum tn_dir d);
 
 /* ---- live state of a sender (analysis_live.c), for dashboards ---- */
 enum tn_live_episode {
@@ -745,7 +750,7 @@ struct tn_exp_row {
     struct tn_addr a, b;
     uint16_t a_port, b_port;
     double goodput_bps, throughput_bps;
-    uint64_t rexmit_pkts;
+    uint64_t rexmit_pkts;      /* both senders' retransmissions, as inferred (tn_dir_rexmits) */
     double rtt_ms_avg;         /* < 0: no sample */
     double jain;               /* the trace's index */
     double win_from_s, win_to_s;   /* the averaging interval, seconds from the trace's first packet */

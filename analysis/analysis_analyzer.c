@@ -279,6 +279,13 @@ enum tn_conn_state tn_conn_state(const struct tn_conn *c)
     return TN_ST_OPEN;
 }
 
+uint64_t tn_dir_rexmits(const struct tn_conn *c, enum tn_dir d)
+{
+    const uint64_t *r = c->inf[d].rexmit;
+    return r[TN_EV_REXMIT_FAST - TN_EV_REXMIT_FAST] + r[TN_EV_REXMIT_RTO - TN_EV_REXMIT_FAST] +
+           r[TN_EV_REXMIT_OTHER - TN_EV_REXMIT_FAST];
+}
+
 double tn_dir_throughput_bps(const struct tn_conn *c, enum tn_dir d)
 {
     double dur = tn_time_diff(c->last, c->first);

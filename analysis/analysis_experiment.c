@@ -183,7 +183,7 @@ void tn_experiment_add(struct tn_experiment *e, const char *label, const char *f
         r->a_port = c->a_port;
         r->b_port = c->b_port;
         fill_rates(r, c, cfg, t0);
-        r->rexmit_pkts = c->d[TN_A2B].rexmit_pkts + c->d[TN_B2A].rexmit_pkts;
+        r->rexmit_pkts = tn_dir_rexmits(c, TN_A2B) + tn_dir_rexmits(c, TN_B2A);
         r->rtt_ms_avg = rtt_avg(c);
         r->jain = f.jain;
         row_flow(e, first_row, r, c, cfg);

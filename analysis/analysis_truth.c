@@ -443,7 +443,7 @@ static void grade_rexmits(const struct tn_truth *t, const struct tn_conn *c, int
         }
         r->confusion[tc][oc]++;
     }
-    r->our_rexmits = c->inf[d].rexmit[0] + c->inf[d].rexmit[1] + c->inf[d].rexmit[3];
+    r->our_rexmits = tn_dir_rexmits(c, d);
     free(used);
 }
 

@@ -217,7 +217,7 @@ static void update_row(struct tn_tui_row *r, const struct tn_conn *c, int64_t no
         r->pkts[d] = ds->pkts;
         r->data_bytes[d] = ds->data_bytes;
         r->unique_bytes[d] = ds->unique_bytes;
-        r->rexmit_pkts[d] = ds->rexmit_pkts;
+        r->rexmit_pkts[d] = tn_dir_rexmits(c, (enum tn_dir)d);   /* the sender's, as inferred */
         r->dupacks[d] = ds->dupacks;
         r->zero_wnd[d] = ds->zero_wnd;
     }

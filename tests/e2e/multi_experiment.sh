@@ -5,7 +5,9 @@
 #    connections carry under 1% of the data and are left out, like in the fairness section);
 #  - every row equals the per-trace report: the connection of the same number in that trace's
 #    own connections.csv, with throughput = data bytes * 8 / (last_s - first_s), goodput = unique
-#    bytes * 8 / (last_s - first_s), rexmit_pkts = a2b + b2a retransmitted packets, computed here;
+#    bytes * 8 / (last_s - first_s), computed here;
+#  - rexmit_pkts is what the sender retransmitted: the kernel's tcp_retransmit_skb events of the
+#    data connection (tcp_retransmit.csv, err 0), at the sender capture and at the receiver's;
 #  - the fairness column equals the per-trace fairness section (a two-flow DFCP+CUBIC trace);
 #  - --plot writes experiment-goodput and experiment-ratio.
 # Args: $1 binary, $2 corpus dir (unused), $3 source dir.  Exit 0 pass, 1 fail, 77 skip.
@@ -41,21 +43,29 @@ for t in "${traces[@]}"; do
     # the same connection in the per-trace connections.csv: expected cells computed here
     want=$(tr -d '\r' <"$tmp/one$i/connections.csv" | awk -F, -v c="$conn" -v l="$label" -v i=$i 'NR > 1 && $1 == c {
         d = $8 - $7
-        printf "%d,%s,%s,%s,%s,%s,%s,%s,%.1f,%.1f,%d\n", i, l, $1, $2, $3, $4, $5, $6, ($16 + $17) * 8 / d,
-            ($14 + $15) * 8 / d, $18 + $19 }')
-    got=$(echo "$row" | cut -d, -f1-11)
+        printf "%d,%s,%s,%s,%s,%s,%s,%s,%.1f,%.1f\n", i, l, $1, $2, $3, $4, $5, $6, ($16 + $17) * 8 / d,
+            ($14 + $15) * 8 / d }')
+    got=$(echo "$row" | cut -d, -f1-10)
     echo "multi_experiment: trace $i: $got"
     # goodput/throughput: the first_s/last_s cells are read back into doubles here (an epoch
     # time keeps about 0.2 us), so allow a relative 1e-6
     if ! awk -F, -v a="$got" -v b="$want" 'BEGIN { na = split(a, x, ","); nb = split(b, y, ",")
-            if (na != 11 || nb != 11) exit 1
-            for (k = 1; k <= 11; k++) {
+            if (na != 10 || nb != 10) exit 1
+            for (k = 1; k <= 10; k++) {
                 if (k == 9 || k == 10) { d = x[k] - y[k]; if (d < 0) d = -d; if (d > 1e-6 * y[k] + 0.1) exit 1 }
                 else if (x[k] != y[k]) exit 1 }
             exit 0 }'; then
         echo "FAIL: trace $i row '$got' != per-trace '$want'"
         fail=1
     fi
+    sport=$(sed -n 's/^flow1_sport=//p' "$src/samples/$t/manifest.txt")
+    kernel=$(awk -F, -v p="$sport" 'NR > 1 && $4 == p && $8 == 0' "$src/samples/$t/tcp_retransmit.csv" | wc -l)
+    "$bin" --experiment "$label=$src/samples/$t/rcv1_eth0.pcap" --csv "$tmp/rcv$i" >/dev/null 2>&1
+    rx_snd=$(echo "$row" | cut -d, -f11)
+    rx_rcv=$(tr -d '\r' <"$tmp/rcv$i/experiment.csv" | awk -F, 'NR == 2 { print $11 }')
+    echo "multi_experiment: trace $i retransmissions: sender capture $rx_snd, receiver capture $rx_rcv, kernel $kernel"
+    [ "$rx_snd" = "$kernel" ] && [ "$rx_rcv" = "$kernel" ] ||
+        { echo "FAIL: trace $i rexmit_pkts $rx_snd / $rx_rcv != the kernel's $kernel"; fail=1; }
     rtt=$(echo "$row" | cut -d, -f12)
     awk -v r="$rtt" 'BEGIN { exit !(r + 0 > 0) }' || { echo "FAIL: trace $i rtt '$rtt'"; fail=1; }
     [ "$(echo "$row" | cut -d, -f13)" = "1.000000" ] || { echo "FAIL: trace $i one flow, jain != 1"; fail=1; }

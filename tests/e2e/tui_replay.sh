@@ -37,11 +37,11 @@ function si(v,   p) {
     sub(/>/, "", pa[i]); sub(/</, "", pb[i]) }
 /^====/ { inlong = 1 }
 /data bytes:/ { db[n, 0] = $3; db[n, 1] = $6 }
-/rexmt data pkts:/ { rx[n] = $4 + $8 }
+
 /throughput \(bit\/s\):/ { tp[n, 0] = $3; tp[n, 1] = $6 }
 /a->b sender:/ { snd = 0 } /b->a sender:/ { snd = 1 }
 /RTT min\/avg\/max:/ { split($0, r, "/"); rtt[n, snd] = r[4] + 0 }
-/retransmissions:/ { gsub(/,/, ""); fast += $3; rto += $5 }
+/retransmissions:/ { gsub(/[,;]/, ""); fast += $3; rto += $5; rx[n] += $3 + $5 + $7 }
 END {
     for (i = 1; i in pa; i++) {
         m = (db[i, 1] + 0 > db[i, 0] + 0) ? 1 : 0
