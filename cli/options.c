@@ -87,6 +87,7 @@ static const struct option longopts[] = {
     {"steady-state", no_argument, NULL, OPT_FIG},
     {"transfer-period", no_argument, NULL, OPT_FIG},
     {"no-title", no_argument, NULL, OPT_FIG},
+    {"time-base", required_argument, NULL, OPT_FIG},
     {"legend", required_argument, NULL, OPT_FIG},
     {"legend-by", required_argument, NULL, OPT_FIG},
     {"user", required_argument, NULL, 'Z'},
@@ -120,6 +121,8 @@ void tn_options_usage(FILE *out)
           "      --timeline            per-connection timeline of events and episodes\n"
           "  -A, --absolute-seq        TCP sequence numbers as on the wire (default: from the ISN)\n"
           "      --from SEC, --to SEC  time window, seconds from the first packet\n"
+          "      --time-base trace|conn  time 0 of figures and the timeline: the trace's first\n"
+          "                            packet (default) or each connection's\n"
           "      --interval MS         throughput/goodput interval (default 100 ms)\n"
           "      --truth FILE          kernel ground truth (tcp_probe or lab CSV): accuracy report\n"
           "multi-flow views:\n"

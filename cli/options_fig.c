@@ -107,6 +107,12 @@ int tn_options_parse_fig(struct tn_options *o, const char *name, const char *arg
         o->exp_window = TN_EXPW_DATA;
         return 0;
     }
+    if (!strcmp(name, "time-base")) {
+        if (strcmp(arg, "trace") && strcmp(arg, "conn"))
+            return tn_err_set(err, TN_EUSAGE, "--time-base: '%s' is not trace or conn", arg);
+        o->time_base_conn = !strcmp(arg, "conn");
+        return 0;
+    }
     if (!strcmp(name, "no-title")) {
         o->plot_no_title = true;
         return 0;

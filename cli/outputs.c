@@ -138,6 +138,7 @@ static int write_multi_series(const struct tn_out_ctx *x, struct tn_err *err)
 static int write_multi_plots(const struct tn_out_ctx *x, struct tn_err *err)
 {
     struct tn_plot_opts po = plot_opts(x->o, NULL);
+    po.t0_ns = x->o->time_base_conn ? 0 : x->view.t0_ns;
     return tn_plot_write_multi(x->o->plot_dir, &x->multi.m, &po, err);
 }
 
@@ -199,6 +200,8 @@ int tn_outputs_write(const struct tn_options *o, const struct tn_analyzer *an, c
         .from_ns = o->from_ns ? t0 + o->from_ns : 0,
         .to_ns = o->to_ns ? t0 + o->to_ns : 0,
         .absolute_seq = o->absolute_seq,
+        .t0_ns = t0,
+        .conn_time = o->time_base_conn,
     };
     if (o->npicks && x.npicked == 0)
         tn_cli_warn("--connection: no connection matches the selection");

@@ -162,6 +162,7 @@ struct tn_fig_cfg {
     int legend_by;             /* enum tn_legend_by: how multi-flow legends name a flow */
     const struct tn_flow_rule *rules;   /* --flow names */
     size_t nrules;
+    int64_t t0_ns;             /* time 0 of the multi-flow figures (the trace's first packet; 0: their first sample) */
 };
 
 /* One figure writer for every figure set (render_plot.c): format, size, temporary name and
@@ -209,6 +210,12 @@ struct tn_plot *tn_fig_tput_dir(const struct tn_conn *c, enum tn_dir d, const st
 struct tn_plot *tn_fig_tput_all(const struct tn_conn *const *cs, size_t n, bool fairness,
                                 const struct tn_fig_cfg *fc);
 struct tn_plot *tn_fig_dfcp(const struct tn_conn *c, const struct tn_fig_cfg *fc);
+/* Several flows on one axis (render_fig_flows.c): cwnd estimates (two flows or more), RTT CDF and
+ * histogram, retransmissions over time (cumulative). */
+struct tn_plot *tn_fig_cwnd_all(const struct tn_conn *const *cs, size_t n, const struct tn_fig_cfg *fc);
+struct tn_plot *tn_fig_rtt_cdf(const struct tn_conn *const *cs, size_t n, const struct tn_fig_cfg *fc);
+struct tn_plot *tn_fig_rtt_hist(const struct tn_conn *const *cs, size_t n, const struct tn_fig_cfg *fc);
+struct tn_plot *tn_fig_rexmit_time(const struct tn_conn *const *cs, size_t n, const struct tn_fig_cfg *fc);
 
 /* Helpers shared by the builders (render_fig_common.c). */
 const char *tn_fig_dir_name(enum tn_dir d);                    /* "a2b", "b2a" */
@@ -220,10 +227,12 @@ bool tn_fig_window(const struct tn_conn *c, const struct tn_view *v, int64_t *fr
 void tn_fig_conn_label(const struct tn_conn *c, int d, char *buf, size_t size);
 /* Start a plot with the time axis set to [from, to], x = 0 at from. */
 struct tn_plot *tn_fig_begin(const struct tn_fig_cfg *fc, int64_t from, int64_t to);
-/* The same with x = 0 at origin (a connection's first packet), so a zoomed window keeps the
- * times a reader knows from the whole-connection figures. */
+/* The same with x = 0 at origin (tn_fig_origin: the trace's first packet, so every figure and
+ * --from/--to share one time base), so a zoomed window keeps the times of the whole figures. */
 struct tn_plot *tn_fig_begin_at(const struct tn_fig_cfg *fc, int64_t origin, int64_t from, int64_t to);
-int64_t tn_fig_origin(const struct tn_conn *c);   /* first packet, ns */
+/* Time 0 of c's figures, ns: the trace's first packet (fc->view, else fc->t0_ns), or c's first
+ * packet with --time-base conn. */
+int64_t tn_fig_origin(const struct tn_conn *c, const struct tn_fig_cfg *fc);
 double tn_fig_x(const struct tn_plot *p, int64_t t_ns);       /* seconds since x0 */
 /* Largest value of a series within the window (0 when none). */
 double tn_fig_series_max(const struct tn_series *s, int64_t from, int64_t to);

@@ -22,7 +22,13 @@ struct tn_view {
     const struct tn_selection *sel;
     int64_t from_ns, to_ns;    /* absolute, ns since the epoch; 0 = unbounded */
     bool absolute_seq;         /* TCP sequence numbers as on the wire, not relative to the ISN */
+    int64_t t0_ns;             /* the trace's first packet: time 0 of figures and the timeline */
+    bool conn_time;            /* --time-base conn: time 0 is each connection's first packet */
 };
+
+/* Time 0 for connection c: the trace's first packet, or c's with --time-base conn (or when the
+ * trace start is unknown). */
+int64_t tn_view_origin(const struct tn_view *v, const struct tn_conn *c);
 
 /* A relative TCP sequence number of direction dir as the view wants it printed: unchanged, or
  * back on the wire (ISN + relative, modulo 2^32) with --absolute-seq. */
@@ -44,6 +50,7 @@ struct tn_plot_opts {
     bool no_title;             /* --no-title: no title and subtitle */
     int legend;                /* enum tn_legend_pos (plot.h): below, right, inside, off */
     int legend_by;             /* enum tn_legend_by */
+    int64_t t0_ns;             /* the trace's first packet (time 0 of the multi-flow figures) */
     bool all_connections;      /* per-connection figures also of insignificant connections */
     const struct tn_flow_rule *rules;   /* --flow names for legends */
     size_t nrules;

@@ -67,9 +67,11 @@ struct tn_plot *tn_fig_begin(const struct tn_fig_cfg *fc, int64_t from, int64_t 
     return tn_fig_begin_at(fc, from, from, to);
 }
 
-int64_t tn_fig_origin(const struct tn_conn *c)
+int64_t tn_fig_origin(const struct tn_conn *c, const struct tn_fig_cfg *fc)
 {
-    return tn_time_ns(c->first);
+    if (fc && fc->view)
+        return tn_view_origin(fc->view, c);
+    return fc && fc->t0_ns ? fc->t0_ns : tn_time_ns(c->first);
 }
 
 double tn_fig_x(const struct tn_plot *p, int64_t t_ns)

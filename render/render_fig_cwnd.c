@@ -162,7 +162,7 @@ struct tn_plot *tn_fig_cwnd(const struct tn_conn *c, enum tn_dir d, const struct
     t.dport = d == TN_A2B ? c->b_port : c->a_port;
     bool truth = fc->truth_file && truth_read(fc->truth_file, &t);
 
-    struct tn_plot *p = tn_fig_begin_at(fc, tn_fig_origin(c), from, to);
+    struct tn_plot *p = tn_fig_begin_at(fc, tn_fig_origin(c, fc), from, to);
     snprintf(p->title, sizeof p->title, "Congestion window");
     char who[160];
     tn_fig_conn_label(c, d, who, sizeof who);

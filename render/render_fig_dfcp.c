@@ -62,7 +62,7 @@ struct tn_plot *tn_fig_dfcp(const struct tn_conn *c, const struct tn_fig_cfg *fc
             hi = fmax(hi, (double)k->seq);
         }
     }
-    struct tn_plot *p = tn_fig_begin_at(fc, tn_fig_origin(c), from, to);
+    struct tn_plot *p = tn_fig_begin_at(fc, tn_fig_origin(c, fc), from, to);
     snprintf(p->title, sizeof p->title, "DFCP block timeline");
     char who[160];
     tn_fig_conn_label(c, -1, who, sizeof who);

@@ -12,7 +12,7 @@ struct tn_plot *tn_fig_inflight(const struct tn_conn *c, enum tn_dir d, const st
         return NULL;
     const struct tn_series *infl = &c->series[d][TN_SER_INFLIGHT];
     const struct tn_series *rwnd = &c->series[d][TN_SER_RWND];
-    struct tn_plot *p = tn_fig_begin_at(fc, tn_fig_origin(c), from, to);
+    struct tn_plot *p = tn_fig_begin_at(fc, tn_fig_origin(c, fc), from, to);
     snprintf(p->title, sizeof p->title, "Outstanding data");
     char who[160];
     tn_fig_conn_label(c, d, who, sizeof who);
@@ -67,7 +67,7 @@ struct tn_plot *tn_fig_segsize(const struct tn_conn *c, enum tn_dir d, const str
     int64_t from, to;
     if (c->proto != TN_PK_TCP || !tn_fig_dir_has_data(c, d) || !tn_fig_window(c, fc->view, &from, &to))
         return NULL;
-    struct tn_plot *p = tn_fig_begin_at(fc, tn_fig_origin(c), from, to);
+    struct tn_plot *p = tn_fig_begin_at(fc, tn_fig_origin(c, fc), from, to);
     snprintf(p->title, sizeof p->title, "Segment sizes");
     char who[160];
     tn_fig_conn_label(c, d, who, sizeof who);

@@ -48,11 +48,12 @@ static void step_line(struct tn_plot *p, size_t si, const struct tn_series *s)
     }
 }
 
+/* Time 0: the trace's first packet when known (one base with the other figures). */
 static struct tn_plot *begin(const struct tn_fig_cfg *fc, int64_t from, int64_t to)
 {
     if (to <= from)
         to = from + 1;
-    return tn_fig_begin(fc, from, to);
+    return tn_fig_begin_at(fc, fc->t0_ns && fc->t0_ns <= from ? fc->t0_ns : from, from, to);
 }
 
 struct tn_plot *tn_fig_queue(const struct tn_q2_result *q2, const struct tn_q1_result *q1, const struct tn_fig_cfg *fc)

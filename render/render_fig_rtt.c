@@ -14,7 +14,7 @@ struct tn_plot *tn_fig_rtt(const struct tn_conn *c, enum tn_dir d, const struct 
     if (c->proto != TN_PK_TCP || !tn_fig_dir_has_data(c, d) || !tn_fig_window(c, fc->view, &from, &to))
         return NULL;
     const struct tn_series *rtt = &c->series[d][TN_SER_RTT_MS];
-    struct tn_plot *p = tn_fig_begin_at(fc, tn_fig_origin(c), from, to);
+    struct tn_plot *p = tn_fig_begin_at(fc, tn_fig_origin(c, fc), from, to);
     snprintf(p->title, sizeof p->title, "Round-trip time");
     char who[160];
     tn_fig_conn_label(c, d, who, sizeof who);

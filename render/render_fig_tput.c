@@ -68,7 +68,7 @@ static struct tn_plot *tput_plot(const struct tn_conn *c, int d, const struct tn
     }
     if (!any)
         return NULL;
-    struct tn_plot *p = tn_fig_begin_at(fc, tn_fig_origin(c), from, to);
+    struct tn_plot *p = tn_fig_begin_at(fc, tn_fig_origin(c, fc), from, to);
     snprintf(p->title, sizeof p->title, "Throughput and goodput");
     tn_fig_conn_label(c, d, p->subtitle, sizeof p->subtitle);
     snprintf(p->y.label, sizeof p->y.label, "rate");
@@ -165,7 +165,7 @@ struct tn_plot *tn_fig_tput_all(const struct tn_conn *const *cs, size_t n, bool 
             continue;
         from = f < from ? f : from;
         to = t > to ? t : to;
-        origin = tn_fig_origin(cs[i]) < origin ? tn_fig_origin(cs[i]) : origin;
+        origin = tn_fig_origin(cs[i], fc) < origin ? tn_fig_origin(cs[i], fc) : origin;
         fs[nf++] = &cs[i]->series[d][TN_SER_THROUGHPUT];
     }
     if (nf == 0 || (fairness && nf < 2)) {

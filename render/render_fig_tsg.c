@@ -160,7 +160,7 @@ struct tn_plot *tn_fig_tsg(const struct tn_conn *c, enum tn_dir d, const struct 
         return NULL;
     struct tsg_range r;
     tsg_range(c, d, from, to, &r);
-    struct tn_plot *p = tn_fig_begin_at(fc, tn_fig_origin(c), from, to);
+    struct tn_plot *p = tn_fig_begin_at(fc, tn_fig_origin(c, fc), from, to);
     snprintf(p->title, sizeof p->title, "Time-sequence graph");
     char who[160];
     tn_fig_conn_label(c, d, who, sizeof who);

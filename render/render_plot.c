@@ -3,6 +3,7 @@
  * Names are predictable so scripts and papers can refer to them:
  *   conn<N>-tsg-<dir>  conn<N>-cwnd-<dir>  conn<N>-rtt-<dir>  conn<N>-inflight-<dir>
  *   conn<N>-segsize-<dir>  conn<N>-tput  conn<N>-dfcp-blocks  throughput  fairness
+ *   cwnd-all  rtt-cdf  rtt-hist  rexmit-time (the significant flows on one axis)
  * with the extension of the format; direction figures only for directions that carry data.
  * Each file is written under a temporary name and renamed when complete; a failed figure is
  * reported and the others are still written.
@@ -68,6 +69,7 @@ int tn_fig_writer_open(struct tn_fig_writer *w, const char *dir, const struct tn
         .legend_by = w->po.legend_by,
         .rules = w->po.rules,
         .nrules = w->po.nrules,
+        .t0_ns = w->po.t0_ns,
     };
     return 0;
 }
@@ -174,6 +176,17 @@ int tn_plot_write_all(const char *dir, const struct tn_analyzer *a, const struct
         tn_fig_writer_emit(&w, tn_fig_tput_all(many, nmany, false, &fc), "throughput");
     if (nmany >= 2)
         tn_fig_writer_emit(&w, tn_fig_tput_all(many, nmany, true, &fc), "fairness");
+    static const struct {
+        const char *stem;
+        struct tn_plot *(*build)(const struct tn_conn *const *, size_t, const struct tn_fig_cfg *);
+    } flows[] = {
+        {"cwnd-all", tn_fig_cwnd_all},
+        {"rtt-cdf", tn_fig_rtt_cdf},
+        {"rtt-hist", tn_fig_rtt_hist},
+        {"rexmit-time", tn_fig_rexmit_time},
+    };
+    for (size_t k = 0; nmany && k < TN_ARRAY_LEN(flows); k++)
+        tn_fig_writer_emit(&w, flows[k].build(many, nmany, &fc), flows[k].stem);
     free(many);
     return tn_fig_writer_close(&w);
 }

@@ -21,6 +21,11 @@ uint64_t tn_view_seq(const struct tn_view *v, const struct tn_conn *c, unsigned 
     return (uint32_t)(c->d[dir].isn + (uint32_t)rel);
 }
 
+int64_t tn_view_origin(const struct tn_view *v, const struct tn_conn *c)
+{
+    return v && !v->conn_time && v->t0_ns ? v->t0_ns : tn_time_ns(c->first);
+}
+
 static const char *proto_name(const struct tn_conn *c)
 {
     return c->proto == TN_PK_DFCP ? (c->dfcp_over_udp ? "dfcp/udp" : "dfcp") : "tcp";

@@ -1,5 +1,6 @@
 /* render_timeline.c - the per-connection story (--timeline): one line per event or episode
- * boundary, with the time from the connection's first packet and the evidence. */
+ * boundary, with the time from the trace's first packet (--time-base conn: the connection's) and
+ * the evidence. */
 #include <inttypes.h>
 
 #include "render.h"
@@ -18,12 +19,13 @@ void tn_report_timeline(FILE *out, const struct tn_analyzer *a, const struct tn_
         char ab[64], bb[64];
         tn_addr_str(&c->a, ab, sizeof ab);
         tn_addr_str(&c->b, bb, sizeof bb);
-        int64_t t0 = tn_time_ns(c->first);
+        int64_t t0 = tn_view_origin(v, c);   /* one time base with the figures and --from/--to */
         fprintf(out, "\nTimeline of connection %u (%s:%u - %s:%u), vantage point: %s\n", c->idx, ab,
                 c->a_port, bb, c->b_port, tn_vantage_name(c->vantage));
         if (c->hs_rtt_ms >= 0)
             fprintf(out, "  %10.3f ms  handshake: rtt %.3f ms (monitor<->a %.3f ms, monitor<->b %.3f ms)\n",
-                    0.0, c->hs_rtt_ms, c->hs_half_ms[TN_A2B], c->hs_half_ms[TN_B2A]);
+                    (double)(tn_time_ns(c->first) - t0) / 1e6, c->hs_rtt_ms, c->hs_half_ms[TN_A2B],
+                    c->hs_half_ms[TN_B2A]);
         size_t shown = 0;
         for (size_t k = 0; k < c->nevents; k++) {
             const struct tn_event *e = &c->events[k];

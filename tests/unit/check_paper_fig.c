@@ -138,6 +138,57 @@ START_TEST(test_flow_styles)
 }
 END_TEST
 
+/* The kernel's tcp_retransmit_skb events of the sender with source port sport (err 0). */
+static unsigned kernel_rexmits(const char *csv, unsigned sport)
+{
+    FILE *f = fopen(csv, "r");
+    ck_assert_ptr_nonnull(f);
+    char line[512];
+    unsigned n = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned sp = 0;
+        int err = -1;
+        if (sscanf(line, "%*[^,],%*[^,],%*[^,],%u,%*[^,],%*[^,],%*[^,],%d", &sp, &err) == 2 && sp == sport && err == 0)
+            n++;
+    }
+    fclose(f);
+    return n;
+}
+
+START_TEST(test_rexmit_time_counts)
+{
+    /* the numbers behind rexmit-time: each sender's last value is the kernel's count (the
+     * dumbbell's flows 1 and 2 at their senders: client ports 40001 and 40002) */
+    static const struct {
+        const char *pcap;
+        unsigned sport;
+    } flows[] = {{"snd1_eth0.pcap", 40001}, {"snd2_eth0.pcap", 40002}};
+    for (size_t i = 0; i < 2; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/dumbbell-cubic-rtt/%s", TN_SAMPLES_DIR, flows[i].pcap);
+        struct tn_analyzer *an = tn_test_load(path, &rec_cfg);
+        ck_assert_ptr_nonnull(an);
+        const struct tn_conn *cs[8];
+        size_t n = 0;
+        for (size_t k = 0; k < tn_analyzer_conn_count(an) && n < 8; k++)
+            if (tn_analyzer_conn(an, k)->a_port == flows[i].sport)
+                cs[n++] = tn_analyzer_conn(an, k);
+        ck_assert_uint_eq(n, 1);
+        struct tn_fig_cfg fc = {0};
+        struct tn_plot *p = tn_fig_rexmit_time(cs, n, &fc);
+        ck_assert_ptr_nonnull(p);
+        ck_assert_uint_ge(p->ns, 1);
+        const struct tn_plot_series *s = &p->s[0];
+        snprintf(path, sizeof path, "%s/dumbbell-cubic-rtt/tcp_retransmit.csv", TN_SAMPLES_DIR);
+        unsigned want = kernel_rexmits(path, flows[i].sport);
+        ck_assert_uint_gt(want, 0);
+        ck_assert_double_eq_tol(s->pts[s->n - 1].y, want, 1e-9);
+        tn_plot_free(p);
+        tn_analyzer_free(an);
+    }
+}
+END_TEST
+
 Suite *tn_paper_fig_suite(void)
 {
     Suite *s = suite_create("paper_fig");
@@ -145,6 +196,7 @@ Suite *tn_paper_fig_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_column_width_area);
     tcase_add_test(tc, test_flow_styles);
+    tcase_add_test(tc, test_rexmit_time_counts);
     suite_add_tcase(s, tc);
     return s;
 }
