@@ -5,7 +5,9 @@
 #include "plot.h"
 
 /* Each returns NULL when there is nothing to draw; the caller frees the plot. */
-struct tn_plot *tn_fig_queue(const struct tn_q2_result *q2, const struct tn_q1_result *q1, const struct tn_fig_cfg *fc);
+/* shade (may be NULL): the sender whose slow start and recovery episodes shade the queue */
+struct tn_plot *tn_fig_queue(const struct tn_q2_result *q2, const struct tn_q1_result *q1, const struct tn_conn *shade,
+                             const struct tn_fig_cfg *fc);
 struct tn_plot *tn_fig_sojourn(const struct tn_q2_result *q2, const struct tn_fig_cfg *fc);
 struct tn_plot *tn_fig_linkq(const struct tn_linkq_link *k, const struct tn_fig_cfg *fc);
 /* an (may be NULL) names the flows by the legend rule of fc */

@@ -56,7 +56,8 @@ static struct tn_plot *begin(const struct tn_fig_cfg *fc, int64_t from, int64_t 
     return tn_fig_begin_at(fc, fc->t0_ns && fc->t0_ns <= from ? fc->t0_ns : from, from, to);
 }
 
-struct tn_plot *tn_fig_queue(const struct tn_q2_result *q2, const struct tn_q1_result *q1, const struct tn_fig_cfg *fc)
+struct tn_plot *tn_fig_queue(const struct tn_q2_result *q2, const struct tn_q1_result *q1, const struct tn_conn *shade,
+                             const struct tn_fig_cfg *fc)
 {
     int64_t from = INT64_MAX, to = INT64_MIN;
     double top = 0;
@@ -72,6 +73,9 @@ struct tn_plot *tn_fig_queue(const struct tn_q2_result *q2, const struct tn_q1_r
              q1 ? (q2 ? "; estimate from RTT - min RTT at one point" : "estimate from RTT - min RTT at one point") : "");
     snprintf(p->y.label, sizeof p->y.label, "queue length (packets)");
     tn_plot_set_range(&p->y, 0, top > 0 ? top * 1.08 : 1);
+    if (shade)   /* the queue through the sender's slow start and recoveries */
+        tn_fig_episodes(p, shade, shade->d[TN_B2A].data_bytes > shade->d[TN_A2B].data_bytes ? TN_B2A : TN_A2B, from,
+                        to);
     if (q1) {
         struct tn_plot_series *s = tn_plot_series_new(p, TN_D_POINTS, TN_C_ORANGE, "single-point estimate");
         s->mark = TN_MK_DOT;
@@ -214,6 +218,27 @@ struct tn_plot *tn_fig_parallel(const struct tn_parallel *g, const struct tn_ana
     return p;
 }
 
+/* The one significant TCP sender through the router, whose episodes shade the queue figure (with
+ * several, the shading would mix them: none). */
+static const struct tn_conn *queue_sender(const struct tn_multi *m)
+{
+    if (!m->an || !m->q2)
+        return NULL;
+    struct tn_signif sig;
+    tn_signif_init(&sig, m->an, NULL, 0, false);
+    const struct tn_conn *one = NULL;
+    for (size_t i = 0; i < m->q2->nflows; i++) {
+        unsigned k = m->q2->flows[i].conn;
+        const struct tn_conn *c = k ? tn_analyzer_conn(m->an, k - 1) : NULL;
+        if (!c || c->proto != TN_PK_TCP || !tn_signif_keep(&sig, c) || c == one)
+            continue;
+        if (one)
+            return NULL;
+        one = c;
+    }
+    return one;
+}
+
 int tn_plot_write_multi(const char *dir, const struct tn_multi *m, const struct tn_plot_opts *po,
                         struct tn_err *err)
 {
@@ -223,7 +248,7 @@ int tn_plot_write_multi(const char *dir, const struct tn_multi *m, const struct 
         return r;
     const struct tn_fig_cfg *fc = &w.fc;
     if (m->q2 || (m->q1 && m->q1->n))
-        tn_fig_writer_emit(&w, tn_fig_queue(m->q2, m->q1 && m->q1->n ? m->q1 : NULL, fc), "queue");
+        tn_fig_writer_emit(&w, tn_fig_queue(m->q2, m->q1 && m->q1->n ? m->q1 : NULL, queue_sender(m), fc), "queue");
     if (m->q2)
         tn_fig_writer_emit(&w, tn_fig_sojourn(m->q2, fc), "sojourn");
     if (m->linkq) {
