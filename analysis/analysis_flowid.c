@@ -6,7 +6,8 @@
  * changes on every run (RFC 6056) and is left out; the server's port is what the client chose to
  * reach (iperf3 -p, a service).  The client is the SYN sender; with no handshake seen, the side
  * with the lower port is taken as the server (ephemeral ports are allocated high: RFC 6056
- * section 2.1 suggests 49152-65535, Linux uses 32768-60999 by default).
+ * section 2.1 suggests 49152-65535, Linux uses 32768-60999 by default), and with equal ports
+ * (ns-2 agents have none) the side that sent first is the client.
  *
  * SPEC is a comma-separated list of terms that must all hold:
  *   client=ADDR[:PORT]  server=ADDR[:PORT]  host=ADDR  port=N  proto=tcp|dfcp
@@ -121,7 +122,8 @@ bool tn_conn_client_is_a(const struct tn_conn *c)
 {
     if (c->handshake_seen)   /* side a is the SYN sender when the handshake is seen */
         return true;
-    return c->a_port > c->b_port;   /* the lower port is the server's (see the top) */
+    /* the lower port is the server's (see the top); equal ports (ns-2 agents): the first sender */
+    return c->a_port >= c->b_port;
 }
 
 static bool same_addr(const struct tn_addr *x, const struct tn_addr *y)

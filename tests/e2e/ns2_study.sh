@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# ns2_study.sh - the high-speed TCP study from ns-2 (samples/ns2/highspeed.tcl: two CUBIC flows of
+# Agent/TCP/Linux through a 10 Mbit/s drop-tail bottleneck, flow 2's access link longer by 0, 10
+# and 30 ms each way): an experiment over the three runs, labelled by the extra delay.
+# Checks, against values counted here from the ns-2 trace lines with awk:
+#  - each flow keeps its identity (10.0.0.2>10.0.0.3:0 and 10.0.0.4>10.0.0.5:0) in every run;
+#  - its throughput = payload bytes (size - 40, the header ns-2 counts) of its 'tcp' packets
+#    leaving its source node * 8 / (its first to its last packet: data leaving the source, ACKs
+#    arriving back there), in every run;
+#  - experiment-ratio, experiment-jain and the cwnd-all figure of one run are written.
+# Args: $1 binary, $2 corpus dir (unused), $3 source dir.  Exit 0 pass, 1 fail, 77 skip.
+set -u
+bin=$1
+src=${3:-$(cd "$(dirname "$0")/../.." && pwd)}
+command -v ns >/dev/null || { echo "ns2_study: ns-2 (ns) not installed; skip"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+args=()
+for x in 0 10 30; do
+    ns "$src/samples/ns2/highspeed.tcl" cubic 10 10 50 $x 4 "$tmp/x$x.tr" >/dev/null 2>&1 ||
+        { echo "FAIL: ns exit $?"; exit 1; }
+    args+=(--experiment "extra=${x}ms=$tmp/x$x.tr")
+done
+"$bin" "${args[@]}" --csv "$tmp/exp" --plot "$tmp/fig" >"$tmp/out" 2>"$tmp/err" ||
+    { echo "FAIL: exit $?: $(cat "$tmp/err")"; exit 1; }
+tr -d '\r' <"$tmp/exp/experiment.csv" >"$tmp/exp.csv"
+t=0
+for x in 0 10 30; do
+    t=$((t + 1))
+    for s in 2 4; do
+        key="10.0.0.$s>10.0.0.$((s + 1)):0"
+        want=$(awk -v s=$s '($1 == "-" && $5 == "tcp" && $3 == s) || ($1 == "r" && $5 == "ack" && $4 == s) {
+                if (!n++) f = $2; l = $2; if ($5 == "tcp") b += $6 - 40 }
+            END { printf "%.1f", b * 8 / (l - f) }' "$tmp/x$x.tr")
+        got=$(awk -F, -v t=$t -v k="$key" 'NR > 1 && $1 == t && $14 == k { print $10 }' "$tmp/exp.csv")
+        echo "ns2_study: extra ${x} ms flow $key throughput $got, from the trace $want"
+        awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 1e-6 * b + 0.1) }' ||
+            { echo "FAIL: extra $x ms flow $key: '$got' != $want"; fail=1; }
+    done
+done
+for f in experiment-ratio experiment-jain experiment-throughput; do
+    [ -s "$tmp/fig/$f.png" ] || { echo "FAIL: no $f.png"; fail=1; }
+done
+"$bin" -q --ns2 "$tmp/x10.tr" --plot "$tmp/one" >/dev/null 2>&1
+[ -s "$tmp/one/cwnd-all.png" ] || { echo "FAIL: no cwnd-all.png for two ns-2 flows"; fail=1; }
+[ $fail -eq 0 ] && echo "ns2_study: passed"
+exit $fail
