@@ -8,11 +8,6 @@
 
 #include "pipeline.h"
 
-void tn_cli_warn(const char *msg)
-{
-    fprintf(stderr, "tcptrace-ng: %s\n", msg);
-}
-
 /* Records kept per TCP connection for figures before neighbours merge: 8 per pixel column of a
  * 16000-pixel-wide figure, 32 MiB per connection. */
 #define TN_FIGURE_PACKETS (1u << 18)

@@ -14,6 +14,8 @@
 
 enum { TN_EXIT_OK = 0, TN_EXIT_USAGE = 1, TN_EXIT_INPUT = 2 };
 
+/* A message for the user on stderr, after the program's name (cli/warn.c: every cli file may
+ * call it without calling into the read loop). */
 void tn_cli_warn(const char *msg);
 
 /* The worse of two exit statuses. */
