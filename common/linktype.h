@@ -26,6 +26,7 @@ enum tn_linktype {
     TN_LINK_LINUX_SLL = 113,   /* Linux cooked capture v1 */
     TN_LINK_PFLOG = 117,       /* OpenBSD pflog */
     TN_LINK_RADIOTAP = 127,    /* LINKTYPE_IEEE802_11_RADIOTAP */
+    TN_LINK_ARCNET_LINUX = 129, /* ARCNET as Linux hands it over */
     TN_LINK_PPI = 192,
     TN_LINK_IPV4 = 228,
     TN_LINK_IPV6 = 229,

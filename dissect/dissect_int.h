@@ -138,6 +138,7 @@ tn_dis_fn tn_dis_nflog;        /* dissect_link_nflog.c */
 tn_dis_fn tn_dis_wlan;         /* dissect_link_80211.c: 802.11 */
 tn_dis_fn tn_dis_radiotap;     /* dissect_link_80211.c: radiotap, then 802.11 */
 tn_dis_fn tn_dis_ppi;          /* dissect_link_80211.c: PPI, then the link type it names */
+tn_dis_fn tn_dis_arcnet;       /* dissect_link_arcnet.c: ARCNET (Linux) */
 
 /* dissect_link_ether.c: follow an EtherType (the EtherType table) through VLAN tags to the
  * network layer.  llc_ok: a value <= 1500 is an 802.3 length followed by LLC (true on Ethernet;

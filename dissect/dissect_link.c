@@ -100,6 +100,7 @@ static const struct link_type {
     {{TN_LINK_PPI, "PPI"}, tn_dis_ppi},
     {{TN_LINK_IEEE802_11, "IEEE802_11"}, tn_dis_wlan},
     {{TN_LINK_RADIOTAP, "IEEE802_11_RADIOTAP"}, tn_dis_radiotap},
+    {{TN_LINK_ARCNET_LINUX, "ARCNET_LINUX"}, tn_dis_arcnet},
 };
 
 static const struct link_type *link_lookup(int linktype)

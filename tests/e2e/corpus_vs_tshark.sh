@@ -55,6 +55,8 @@ FILES=(
     "wireshark-samplecaptures/redundant_stream1.pcapng	pcapng, Ethernet, MPTCP subflows"
     "zeek-traces/redis/django-cloud.pcapng	pcapng"
     "emmakofod-itsi/SACK example .pcapng	pcapng, SACK, name with a space"
+    "tcpdump-tests/arcnet-rfc1201-arp-icmp-http.pcap	ARCNET (Linux), RFC 1201 encapsulation"
+    "tcpdump-tests/arcnet-rfc1051-arp-icmp-http.pcap	ARCNET (Linux), RFC 1051 encapsulation"
 )
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/corpus_vs_tshark.XXXXXX") || exit 1

@@ -100,6 +100,14 @@ static const uint8_t radiotap_wlan_ip4[] = {0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 
 /* NFLOG: header (AF_INET, version 0, resource 0), then the payload TLV: length 49 = 4 + the 45
  * bytes of ip4_data, type 9 (both little-endian) */
 static const uint8_t nflog_ip4[] = {0x02, 0x00, 0x00, 0x00, 0x31, 0x00, 0x09, 0x00};
+/* ARCNET (Linux), from tcpdump-tests/arcnet-rfc1201-arp-icmp-http.pcap packet 1: source 0xbe,
+ * destination 0x50, offset 0xa8e7, protocol 212 (IP, RFC 1201), split flag 0, sequence 0x0166 */
+static const uint8_t arcnet_1201_ip4[] = {0xbe, 0x50, 0xa8, 0xe7, 0xd4, 0x00, 0x01, 0x66};
+/* from arcnet-rfc1051-arp-icmp-http.pcap: source 0x50, destination 0xbe, offset 0x0608, protocol
+ * 240 (IP, RFC 1051: no split flag or sequence) */
+static const uint8_t arcnet_1051_ip4[] = {0x50, 0xbe, 0x06, 0x08, 0xf0};
+/* source 1, destination 2, offset 0, protocol 196 (IPv6, RFC 2497), split flag 0, sequence 1 */
+static const uint8_t arcnet_ip6[] = {0x01, 0x02, 0x00, 0x00, 0xc4, 0x00, 0x00, 0x01};
 static const uint8_t no_hdr[1];
 
 static const struct link_case {
@@ -146,6 +154,9 @@ static const struct link_case {
     {"802.11 qos wds", TN_LINK_IEEE802_11, wlan_qos_wds_ip6, sizeof wlan_qos_wds_ip6, B_DATA6, 0, 0},
     {"radiotap 802.11", TN_LINK_RADIOTAP, radiotap_wlan_ip4, sizeof radiotap_wlan_ip4, B_SYN4, 0, 0},
     {"nflog ipv4", TN_LINK_NFLOG, nflog_ip4, sizeof nflog_ip4, B_DATA4, 0, 0},
+    {"arcnet rfc 1201", TN_LINK_ARCNET_LINUX, arcnet_1201_ip4, sizeof arcnet_1201_ip4, B_SYN4, 0, 0},
+    {"arcnet rfc 1051", TN_LINK_ARCNET_LINUX, arcnet_1051_ip4, sizeof arcnet_1051_ip4, B_DATA4, 0, 0},
+    {"arcnet ipv6", TN_LINK_ARCNET_LINUX, arcnet_ip6, sizeof arcnet_ip6, B_DATA6, 0, 0},
 };
 
 static size_t link_frame(const struct link_case *lc, uint8_t *buf, size_t cap)
