@@ -92,8 +92,6 @@ unsigned tn_event_seq_dir(const struct tn_event *e);
     X(SOJOURN_MS, "sojourn_ms")                     \
     X(DFCP_BLOCKS_INFLIGHT, "dfcp_blocks_inflight") \
     X(JAIN_INDEX, "jain_index")                     \
-    X(CWND_RENO, "cwnd_reno_bytes")                 \
-    X(CWND_CUBIC, "cwnd_cubic_bytes")                     \
     X(DFCP_SYMBOL_RATE, "dfcp_symbols_pps")         \
     X(DFCP_BACK_LATENCY, "dfcp_back_latency_ms")
 
@@ -101,6 +99,10 @@ enum tn_series_kind {
 #define X(e, s) TN_SER_##e,
     TN_SERIES_KINDS(X)
 #undef X
+/* each modelled congestion-control flavour's replayed window: cwnd_<name>_bytes */
+#define TN_CC_FLAVOUR(ID, id, desc) TN_SER_CWND_##ID,
+#include "cc/flavours.def"
+#undef TN_CC_FLAVOUR
     TN_SER_COUNT
 };
 
@@ -217,8 +219,17 @@ void tn_stat_add(struct tn_stat *s, double v);
 double tn_stat_avg(const struct tn_stat *s);
 double tn_stat_stdev(const struct tn_stat *s);
 
-enum tn_cc_flavor { TN_CC_UNKNOWN = 0, TN_CC_RENO, TN_CC_CUBIC };
+/* The congestion-control flavours the replay models (analysis/cc/flavours.def), and unknown. */
+enum tn_cc_flavor {
+    TN_CC_UNKNOWN = 0,
+#define TN_CC_FLAVOUR(ID, id, desc) TN_CC_##ID,
+#include "cc/flavours.def"
+#undef TN_CC_FLAVOUR
+    TN_CC_COUNT
+};
 const char *tn_cc_flavor_name(enum tn_cc_flavor f);
+/* The flavour of a name ("cubic"), TN_CC_UNKNOWN when none. */
+enum tn_cc_flavor tn_cc_flavor_of(const char *name);
 
 /* What limited a sender's rate (issue 4 "What limited the rate"). */
 enum tn_limiter {
@@ -242,7 +253,14 @@ struct tn_tcp_infer {
     int64_t slowstart_end_ns;
     enum tn_cc_flavor flavor;
     double flavor_confidence;          /* 0..1 */
-    double cwnd_err_reno, cwnd_err_cubic;   /* median relative error of each model's fit */
+    double cwnd_err[TN_CC_COUNT];           /* per flavour: median relative error of its fit
+                                             * to the window-limited flight (< 0: no fit) */
+    double cc_score[TN_CC_COUNT];           /* per flavour: fit error plus decrease error, lower
+                                             * is better (< 0: not scored) */
+    char cc_evidence[320];                  /* the classifier's evidence, in words */
+    double pacing_bps;                      /* the chosen flavour's pacing rate at the end (bit/s, 0: not paced) */
+    double model_bw_bps, model_min_rtt_ms;  /* a model-based flavour's bandwidth and min RTT */
+    double inflight_cap_bytes;              /* its inflight cap (cwnd) at the end, bytes */
     double beta;                            /* median window after / before a fast recovery */
     unsigned beta_n;                        /* recoveries it was measured on */
     double limiter_share[TN_LIM_COUNT];     /* share of the data-sending time per limiter */

@@ -126,7 +126,9 @@ struct tn_sender {
     int64_t limiter_ns[TN_LIM_COUNT];        /* time spent under each rate limiter */
     int64_t prev_ack_ns;
     bool sack;                 /* SACK negotiated: the scoreboard counts; else dupacks do */
-    long hystart_event;        /* index of a HyStart slowstart_end event, -1: none */
+    long hystart_event;        /* index of an early slowstart_end event (a flavour's replay left
+                                * slow start without a loss), -1: none */
+    bool early_exit;           /* such an exit was seen (events recorded or not) */
     struct tn_event first_loss;/* the slowstart_end a first loss would give (t_ns 0: none) */
     double beta_before;        /* flight when the current fast recovery began (segments) */
     bool beta_pending;         /* waiting for the first flight after that recovery */
@@ -253,13 +255,15 @@ void tn_infer_window(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
                      const struct tn_pkt *p, uint32_t win);
 void tn_infer_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp);
 
-/* Congestion-window models replayed per sender (analysis_tcp_cwnd.c): Reno/NewReno and CUBIC
- * side by side; the one that explains the observed flight sizes best is reported. */
+/* Congestion-window models replayed per sender (analysis_tcp_cwnd.c): every flavour of
+ * analysis/cc/flavours.def side by side; the classifier (analysis_cc_classify.c) names the one
+ * that explains the observed flight sizes and decreases, or unknown. */
 struct tn_cc_model *tn_cc_new(uint32_t mss);
 void tn_cc_free(struct tn_cc_model *m);
 /* What one ACK tells the models (bytes unless named otherwise). */
 struct tn_cc_ack {
     int64_t t_ns;
+    uint64_t pkt;              /* the packet being read when the sender has reacted (events) */
     int64_t acked;             /* newly cumulatively acknowledged */
     int64_t sacked;            /* newly SACKed */
     int64_t snd_nxt;           /* highest sequence sent (relative) */
@@ -272,22 +276,30 @@ struct tn_cc_ack {
     bool in_episode;           /* fast recovery or timeout recovery under way (after this ACK) */
     bool episode_ended;        /* this ACK ended one: its flight belongs to the episode */
     bool rwnd_limited;         /* the receiver's window bounded the flight */
+    bool app_limited;          /* the sender had nothing to send (Linux tcp_rate app_limited) */
 };
 
 void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a);
-/* The model's current window in bytes (the smaller of the two flavors). */
+/* The window in bytes the rate-limiter accounting compares with (the lesser of Reno's and
+ * CUBIC's replays). */
 double tn_cc_cwnd_bytes(const struct tn_cc_model *m);
 void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double flight);
 void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout);
-void tn_cc_on_idle(struct tn_cc_model *m, int64_t t_ns, double idle_ms);
+/* A new segment with nothing in flight, idle_ms after the previous one was sent: restart the
+ * window when idle_ms exceeds rto_ms (tcp_cwnd_restart), then CA_EVENT_TX_START. */
+void tn_cc_on_idle(struct tn_cc_model *m, int64_t t_ns, double idle_ms, double rto_ms);
 void tn_cc_on_syn_timeout(struct tn_cc_model *m);
-/* The reason, once, when the CUBIC replay left slow start by HyStart on the last ACK; else NULL. */
+/* The reason, once, when a flavour's replay first left slow start without a loss (HyStart,
+ * a slow start that ended unseen, BBR leaving Startup) on the last ACK; else NULL. */
 const char *tn_cc_hystart_exit(struct tn_cc_model *m);
+/* Where flavour f's replay left slow start without a loss, if it did. */
+bool tn_cc_ss_exit_of(const struct tn_cc_model *m, enum tn_cc_flavor f, int64_t *t_ns, uint64_t *pkt,
+                      int64_t *una, const char **why);
 void tn_cc_on_cwr(struct tn_cc_model *m);
-/* Keep this ACK's estimates (both flavors) for the series. */
+/* Keep this ACK's estimates (every flavour) for the series. */
 void tn_cc_record(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                   struct tn_cc_model *m, int64_t t_ns);
-/* Choose the flavor, fill inf, and move the chosen flavor's series into the connection. */
+/* Choose the flavour, fill inf, and move the chosen flavour's series into the connection. */
 void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                   struct tn_cc_model *m, struct tn_tcp_infer *inf, double *betas, unsigned nbetas);
 

@@ -40,6 +40,9 @@ const char *tn_series_kind_name(enum tn_series_kind k)
 #define X(e, s) s,
         TN_SERIES_KINDS(X)
 #undef X
+#define TN_CC_FLAVOUR(ID, id, desc) "cwnd_" #id "_bytes",
+#include "cc/flavours.def"
+#undef TN_CC_FLAVOUR
     };
     return (unsigned)k < TN_SER_COUNT ? names[k] : "?";
 }
@@ -54,13 +57,24 @@ const char *tn_vantage_name(enum tn_vantage v)
     }
 }
 
+static const char *const cc_names[TN_CC_COUNT] = {
+    "unknown",
+#define TN_CC_FLAVOUR(ID, id, desc) #id,
+#include "cc/flavours.def"
+#undef TN_CC_FLAVOUR
+};
+
 const char *tn_cc_flavor_name(enum tn_cc_flavor f)
 {
-    switch (f) {
-    case TN_CC_RENO: return "reno";
-    case TN_CC_CUBIC: return "cubic";
-    default: return "unknown";
-    }
+    return (unsigned)f < TN_CC_COUNT ? cc_names[f] : "unknown";
+}
+
+enum tn_cc_flavor tn_cc_flavor_of(const char *name)
+{
+    for (int f = 1; f < TN_CC_COUNT; f++)
+        if (strcmp(cc_names[f], name) == 0)
+            return (enum tn_cc_flavor)f;
+    return TN_CC_UNKNOWN;
 }
 
 const char *tn_limiter_name(enum tn_limiter l)

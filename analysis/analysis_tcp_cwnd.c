@@ -1,49 +1,71 @@
 /* analysis_tcp_cwnd.c - congestion-window estimates: the sender's state machine replayed from
- * the ACKs seen, for Reno/NewReno (RFC 5681, RFC 6582) and CUBIC (RFC 9438, as Linux implements
- * it: beta 717/1024, C 0.4, fast convergence, TCP-friendly region, HyStart), with proportional
- * rate reduction during recovery (RFC 6937).  Windows are kept in segments, like Linux. */
+ * the ACKs seen, once per flavour of analysis/cc/flavours.def, side by side.  This file is the
+ * part of Linux's TCP core a congestion module relies on (net/ipv4/tcp_input.c, tcp_output.c):
+ * when the window may grow (tcp_is_cwnd_limited, RFC 7661), proportional rate reduction during
+ * recovery (RFC 6937), the end of a reduction, the timeout, the restart after idle (RFC 2861,
+ * tcp_cwnd_restart); the flavours (analysis/cc/cc_*.c) do the rest through their ops.
+ * Windows are kept in segments, like Linux. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis_int.h"
+#include "cc/cc.h"
 
-#define IW 10.0                     /* initial window, segments (RFC 6928, Linux default) */
-#define CUBIC_BETA (717.0 / 1024.0)
-#define CUBIC_C 0.4
-#define HYSTART_LOW_WINDOW 16.0
-#define HYSTART_MIN_SAMPLES 8
-#define HYSTART_ACK_DELAY_MS 1.0
-#define NFLAVOR 2
+#define NFLAV (TN_CC_COUNT - 1)
 #define SS_ROUNDS 4                 /* rounds of slow growth that mean slow start is over */
 #define SS_GROWTH 1.25              /* slow start at least doubles the flight per round (1.5 with
                                      * delayed ACKs counted per ACK); below this it is not */
+#define BETA_MIN_WINDOW 8.0         /* decreases measured on windows of 8 segments or more, where
+                                     * one segment does not blur them (as the observed ones) */
 
-struct flavor_state {
-    double cwnd, ssthresh, cwnd_cnt;
-    bool in_recovery;
-    double prior_cwnd, recover_fs, prr_delivered;
-    /* CUBIC */
-    double last_max, origin, K, tcp_cwnd, ack_cnt;
-    int64_t epoch_start;
-    /* fit against the observed flight */
-    double *err;
-    size_t nerr, cap_err;
-    struct tn_series cw, ss;
+static const struct tn_cc_ops *const flavour_ops[NFLAV] = {
+#define TN_CC_FLAVOUR(ID, id, desc) &tn_cc_##id##_ops,
+#include "cc/flavours.def"
+#undef TN_CC_FLAVOUR
+};
+
+/* A step series kept as its corners: a point when the value changes, and the last value just
+ * before the change, so drawing it point to point gives the per-ACK picture. */
+struct step {
+    struct tn_series s;
+    double last_v;
+    int64_t last_t;
+    bool any;
+};
+
+struct ss_exit {
+    bool set;
+    int64_t t_ns;
+    uint64_t pkt;
+    int64_t una;
+    char why[96];
+};
+
+struct flavour_run {
+    const struct tn_cc_ops *ops;
+    struct tn_cc_sock sk;
+    bool in_recovery;          /* fast recovery under way (PRR) */
+    double recover_fs, prr_delivered;
+    double *err;               /* |cwnd - flight| / flight at each window-limited ACK */
+    double *flights;
+    size_t nerr, cap_err, cap_fl;
+    double *beta;              /* cwnd after / flight before each fast recovery, as replayed */
+    bool beta_pending;
+    size_t nbeta, cap_beta;
+    struct step cw, ss;
+    struct ss_exit exit;       /* the first time it left slow start without a loss */
 };
 
 struct tn_cc_model {
     double mss;
-    double min_rtt_ms;
-    /* HyStart (CUBIC) */
-    bool hs_round_open;
-    int64_t hs_end_seq, hs_round_start, hs_last_ack;
-    double hs_curr_rtt;
-    int hs_samples;
-    bool hs_found;
-    bool hs_exit_now;          /* the CUBIC replay left slow start on this ACK */
-    char hs_why[80];
+    double min_rtt_ms, srtt_ms;
+    double delivered;
+    /* rounds of one window (Linux hystart_update, bbr round counting): a round ends when the
+     * ACKs pass the highest sequence sent when it began */
+    unsigned round;
+    int64_t round_end_seq, round_start_ns;
     /* the largest flight of each of the last rounds, to see a slow start that ended unseen */
     double round_flight, round_hist[SS_ROUNDS];
     double round_pipe_min;     /* the smallest pipe after an ACK in this round */
@@ -51,19 +73,28 @@ struct tn_cc_model {
     unsigned rounds_clean;     /* consecutive finished rounds the window clocked: not bounded
                                 * by the receiver, and the pipe never fell below half its top
                                 * (an application that pauses drains it) */
-    struct flavor_state f[NFLAVOR];   /* [0] Reno, [1] CUBIC */
+    bool ss_exit_pending;      /* a flavour left slow start early on the last ACK */
+    char ss_exit_why[96];
+    /* BBR signatures in the flight itself: ProbeRTT dips (at most 4 segments for 200 ms) */
+    int64_t dip_start_ns, last_dip_ns;
+    unsigned dips;
+    struct flavour_run f[NFLAV];
 };
-
-enum { F_RENO = 0, F_CUBIC = 1 };
 
 struct tn_cc_model *tn_cc_new(uint32_t mss)
 {
     struct tn_cc_model *m = tn_xcalloc(1, sizeof *m);
     m->mss = mss ? mss : 1448;
-    m->min_rtt_ms = -1;
-    for (int i = 0; i < NFLAVOR; i++) {
-        m->f[i].cwnd = IW;
-        m->f[i].ssthresh = INFINITY;
+    m->min_rtt_ms = m->srtt_ms = -1;
+    for (int i = 0; i < NFLAV; i++) {
+        struct flavour_run *r = &m->f[i];
+        r->ops = flavour_ops[i];
+        r->sk.cwnd = TN_CC_IW;
+        r->sk.ssthresh = INFINITY;
+        r->sk.mss = m->mss;
+        r->sk.min_rtt_ms = r->sk.srtt_ms = r->sk.rtt_ms = -1;
+        if (r->ops->init)
+            r->ops->init(&r->sk);
     }
     return m;
 }
@@ -72,110 +103,22 @@ void tn_cc_free(struct tn_cc_model *m)
 {
     if (!m)
         return;
-    for (int i = 0; i < NFLAVOR; i++) {
+    for (int i = 0; i < NFLAV; i++) {
         free(m->f[i].err);
-        free(m->f[i].cw.pts);
-        free(m->f[i].ss.pts);
+        free(m->f[i].flights);
+        free(m->f[i].beta);
+        free(m->f[i].cw.s.pts);
+        free(m->f[i].ss.s.pts);
     }
     free(m);
 }
 
-/* Slow start (RFC 5681 §3.1, Linux tcp_slow_start): returns the segments left for CA. */
-static double slow_start(struct flavor_state *f, double segs)
-{
-    double room = f->ssthresh - f->cwnd;
-    double used = segs < room ? segs : room;
-    f->cwnd += used;
-    return segs - used;
-}
-
-/* Linux tcp_cong_avoid_ai: one segment per w segments acknowledged. */
-static void cong_avoid_ai(struct flavor_state *f, double w, double segs)
-{
-    if (w < 1)
-        w = 1;
-    if (f->cwnd_cnt >= w) {   /* credits accumulated at a higher w: apply them gently */
-        f->cwnd_cnt = 0;
-        f->cwnd += 1;
-    }
-    f->cwnd_cnt += segs;
-    if (f->cwnd_cnt >= w) {
-        double delta = floor(f->cwnd_cnt / w);
-        f->cwnd_cnt -= delta * w;
-        f->cwnd += delta;
-    }
-}
-
-static void reno_ack(struct flavor_state *f, double segs)
-{
-    if (f->cwnd < f->ssthresh) {
-        segs = slow_start(f, segs);
-        if (segs <= 0)
-            return;
-    }
-    cong_avoid_ai(f, f->cwnd, segs);
-}
-
-/* Linux bictcp_update: the cubic target and the TCP-friendly estimate give the count of
- * segments to acknowledge per one-segment increase. */
-static double cubic_cnt(struct tn_cc_model *m, struct flavor_state *f, int64_t t_ns, double segs)
-{
-    if (!f->epoch_start) {
-        f->epoch_start = t_ns;
-        f->ack_cnt = segs;
-        f->tcp_cwnd = f->cwnd;
-        if (f->last_max <= f->cwnd) {
-            f->K = 0;
-            f->origin = f->cwnd;
-        } else {
-            f->K = cbrt((f->last_max - f->cwnd) / CUBIC_C);
-            f->origin = f->last_max;
-        }
-    } else {
-        f->ack_cnt += segs;
-    }
-    double min_rtt_s = m->min_rtt_ms > 0 ? m->min_rtt_ms / 1000.0 : 0;
-    double t = (double)(t_ns - f->epoch_start) / 1e9 + min_rtt_s;
-    double target = f->origin + CUBIC_C * pow(t - f->K, 3);
-    double cnt = target > f->cwnd ? f->cwnd / (target - f->cwnd) : 100 * f->cwnd;
-    if (f->last_max == 0 && cnt > 20)
-        cnt = 20;   /* Linux: grow at least 5% per RTT before the first loss */
-    /* TCP-friendly region (RFC 9438 §4.3): the Reno-equivalent window grows by one segment per
-     * cwnd * beta_scale / 8 segments acknowledged; Linux's beta_scale is
-     * 8 * (1024 + 717) / 3 / (1024 - 717) = 15 (integer), i.e. about 0.53 segments per RTT */
-    double delta = floor(f->cwnd) * 15 / 8;
-    if (delta > 0) {
-        while (f->ack_cnt > delta) {
-            f->ack_cnt -= delta;
-            f->tcp_cwnd += 1;
-        }
-    }
-    if (f->tcp_cwnd > f->cwnd) {
-        double c2 = f->cwnd / (f->tcp_cwnd - f->cwnd);
-        if (c2 < cnt)
-            cnt = c2;
-    }
-    return cnt < 2 ? 2 : cnt;   /* Linux keeps cnt >= 2: at most 1.5x per RTT */
-}
-
-static void cubic_ack(struct tn_cc_model *m, struct flavor_state *f, int64_t t_ns, double segs)
-{
-    if (f->cwnd < f->ssthresh) {
-        segs = slow_start(f, segs);
-        if (segs <= 0)
-            return;
-    }
-    cong_avoid_ai(f, cubic_cnt(m, f, t_ns, segs), segs);
-}
-
-/* Rounds of one window (HyStart's, Linux hystart_update): a round ends when the ACKs pass the
- * highest sequence sent when it began.  Returns whether one just ended; keeps each round's
- * largest flight for slow_start_ended_unseen. */
-static bool hystart_round(struct tn_cc_model *m, const struct tn_cc_ack *a, int64_t una)
+/* Returns whether a round just ended; keeps each round's largest flight. */
+static bool next_round(struct tn_cc_model *m, const struct tn_cc_ack *a, int64_t una)
 {
     bool ended = false;
-    if (!m->hs_end_seq || una >= m->hs_end_seq) {   /* a new round begins */
-        ended = m->hs_end_seq != 0;
+    if (!m->round_end_seq || una >= m->round_end_seq) {   /* a new round begins */
+        ended = m->round_end_seq != 0;
         if (ended) {
             memmove(m->round_hist, m->round_hist + 1, (SS_ROUNDS - 1) * sizeof *m->round_hist);
             m->round_hist[SS_ROUNDS - 1] = m->round_flight;
@@ -185,82 +128,56 @@ static bool hystart_round(struct tn_cc_model *m, const struct tn_cc_ack *a, int6
         m->round_flight = 0;
         m->round_pipe_min = INFINITY;
         m->round_rwnd = false;
-        m->hs_end_seq = a->snd_nxt;
-        m->hs_round_start = m->hs_last_ack = a->t_ns;
-        m->hs_curr_rtt = INFINITY;
-        m->hs_samples = 0;
+        m->round_end_seq = a->snd_nxt;
+        m->round_start_ns = a->t_ns;
+        m->round++;
     }
     return ended;
 }
 
-static void hystart_check(struct tn_cc_model *m, struct flavor_state *f, const struct tn_cc_ack *a)
-{
-    if (m->hs_found || f->cwnd >= f->ssthresh || f->cwnd < HYSTART_LOW_WINDOW || m->min_rtt_ms <= 0)
-        return;
-
-    double delay_min = m->min_rtt_ms;
-    /* ACK train: ACKs at most HYSTART_ACK_DELAY_MS apart since the round began, for longer than
-     * half the minimum RTT (plus that delay).  Linux's spacing is min(1 ms, 4 GSO sizes at the
-     * pacing rate): 1 ms below 2 Gbit/s; with 2 ms, ACKs clocked out of a 10 Mbit/s bottleneck
-     * (1.2 ms apart) made a train of every round and the exit came 2-4 rounds early. */
-    if ((double)(a->t_ns - m->hs_last_ack) / 1e6 <= HYSTART_ACK_DELAY_MS) {
-        m->hs_last_ack = a->t_ns;
-        double thresh = (delay_min + HYSTART_ACK_DELAY_MS) / 2;
-        if ((double)(a->t_ns - m->hs_round_start) / 1e6 > thresh) {
-            m->hs_found = true;
-            snprintf(m->hs_why, sizeof m->hs_why, "HyStart: ACK train of %.1f ms > %.1f ms",
-                     (double)(a->t_ns - m->hs_round_start) / 1e6, thresh);
-        }
-    }
-    /* Delay: the round's smallest RTT sample, once more than HYSTART_MIN_SAMPLES were taken,
-     * above the minimum by clamp(min/8, 4, 16) ms (Linux hystart_update, every ACK) */
-    if (a->rtt_ms > 0) {
-        if (a->rtt_ms < m->hs_curr_rtt)
-            m->hs_curr_rtt = a->rtt_ms;
-        if (m->hs_samples < HYSTART_MIN_SAMPLES) {
-            m->hs_samples++;
-        } else {
-            double thresh = delay_min / 8;
-            thresh = thresh < 4 ? 4 : thresh > 16 ? 16 : thresh;
-            if (m->hs_curr_rtt > delay_min + thresh) {
-                m->hs_found = true;
-                snprintf(m->hs_why, sizeof m->hs_why, "HyStart: round RTT %.1f ms > min %.1f + %.1f ms",
-                         m->hs_curr_rtt, delay_min, thresh);
-            }
-        }
-    }
-    if (m->hs_found) {
-        f->ssthresh = f->cwnd;
-        m->hs_exit_now = true;
-    }
-}
-
 const char *tn_cc_hystart_exit(struct tn_cc_model *m)
 {
-    if (!m->hs_exit_now)
+    if (!m->ss_exit_pending)
         return NULL;
-    m->hs_exit_now = false;
-    return m->hs_why[0] ? m->hs_why : NULL;
+    m->ss_exit_pending = false;
+    return m->ss_exit_why;
+}
+
+static void note_ss_exit(struct tn_cc_model *m, struct flavour_run *r, const struct tn_cc_ack *a)
+{
+    r->sk.ss_exit_now = false;
+    if (r->exit.set)
+        return;
+    r->exit = (struct ss_exit){.set = true, .t_ns = a->t_ns, .pkt = a->pkt,
+                               .una = a->snd_nxt - (int64_t)a->flight_now};
+    snprintf(r->exit.why, sizeof r->exit.why, "%s: %s", r->ops->name, r->sk.ss_exit_why);
+    if (!m->ss_exit_pending) {
+        m->ss_exit_pending = true;
+        snprintf(m->ss_exit_why, sizeof m->ss_exit_why, "%s", r->exit.why);
+    }
 }
 
 /* Proportional rate reduction (RFC 6937): during recovery the window follows the pipe, sending
  * ssthresh/recover_fs of what is delivered until the pipe falls to ssthresh. */
-static void prr_ack(struct flavor_state *f, double delivered, double pipe)
+static void prr_ack(struct flavour_run *r, double delivered, double pipe)
 {
-    f->prr_delivered += delivered;
+    struct tn_cc_sock *sk = &r->sk;
+    r->prr_delivered += delivered;
     double snd;
-    if (pipe > f->ssthresh)
-        snd = delivered * f->ssthresh / (f->recover_fs > 0 ? f->recover_fs : f->prior_cwnd);
+    if (pipe > sk->ssthresh)
+        snd = delivered * sk->ssthresh / (r->recover_fs > 0 ? r->recover_fs : sk->prior_cwnd);
     else
-        snd = fmin(f->ssthresh - pipe, delivered + 1);
+        snd = fmin(sk->ssthresh - pipe, delivered + 1);
     double w = pipe + (snd > 0 ? snd : 0);
-    f->cwnd = w < 1 ? 1 : w;
+    sk->cwnd = w < 1 ? 1 : w;
 }
 
-static void fit(struct flavor_state *f, double cwnd_segs, double flight_segs)
+static void fit(struct flavour_run *r, double cwnd_segs, double flight_segs)
 {
-    tn_grow((void **)&f->err, &f->cap_err, f->nerr + 1, sizeof *f->err);
-    f->err[f->nerr++] = fabs(cwnd_segs - flight_segs) / flight_segs;
+    tn_grow((void **)&r->err, &r->cap_err, r->nerr + 1, sizeof *r->err);
+    tn_grow((void **)&r->flights, &r->cap_fl, r->nerr + 1, sizeof *r->flights);
+    r->flights[r->nerr] = flight_segs;
+    r->err[r->nerr++] = fabs(cwnd_segs - flight_segs) / flight_segs;
 }
 
 /* A slow start that ended unseen: the replay is still in slow start, but the flight of the
@@ -268,122 +185,211 @@ static void fit(struct flavor_state *f, double cwnd_segs, double flight_segs)
  * of the window - a window-limited sender in slow start would double it.  The sender left slow
  * start on a loss the monitor could not see (the first segment lost before a receiver-side
  * monitor, repaired by a probe), or by an exit we do not replay: continue from the flight. */
-static bool slow_start_ended_unseen(const struct tn_cc_model *m, const struct flavor_state *f)
+static bool slow_start_ended_unseen(const struct tn_cc_model *m, const struct flavour_run *r)
 {
-    if (f->cwnd >= f->ssthresh || f->in_recovery || m->rounds_clean < SS_ROUNDS)
+    if (!tn_cc_in_slow_start(&r->sk) || r->in_recovery || m->rounds_clean < SS_ROUNDS)
         return false;
     const double *h = m->round_hist;
     for (int i = 0; i < SS_ROUNDS; i++)
         if (h[i] < 4 || (i && h[i] > SS_GROWTH * h[i - 1]))
             return false;
-    return h[SS_ROUNDS - 1] > h[0] && f->cwnd > 1.5 * h[SS_ROUNDS - 1];
+    return h[SS_ROUNDS - 1] > h[0] && r->sk.cwnd > 1.5 * h[SS_ROUNDS - 1];
+}
+
+/* ProbeRTT (Linux tcp_bbr.c: bbr_probe_rtt_mode_ms 200, bbr_cwnd_min_target 4) drains the
+ * flight to 4 segments for 200 ms; counted once per dip, dips at least 5 s apart (the
+ * min_rtt window is 10 s: bbr_min_rtt_win_sec), from a flight of at least 3 x 4 segments the
+ * round before (a sender that never had more is no dip). */
+static void watch_dips(struct tn_cc_model *m, const struct tn_cc_ack *a, double pipe, bool in_episode)
+{
+    if (pipe <= 4 && !in_episode && pipe > 0 && m->round_hist[SS_ROUNDS - 1] >= 3 * 4) {
+        if (!m->dip_start_ns)
+            m->dip_start_ns = a->t_ns;
+        else if (a->t_ns - m->dip_start_ns >= 180 * 1000000LL &&
+                 (!m->last_dip_ns || m->dip_start_ns - m->last_dip_ns >= 5000 * 1000000LL)) {
+            m->dips++;
+            m->last_dip_ns = m->dip_start_ns;
+        }
+    } else {
+        m->dip_start_ns = 0;
+    }
+}
+
+/* One flavour's replay of one ACK. */
+static void ack_one(struct tn_cc_model *m, struct flavour_run *r, const struct tn_cc_ack *a, double segs,
+                    double flight, double pipe, bool round_ended, bool round_start)
+{
+    struct tn_cc_sock *sk = &r->sk;
+    const struct tn_cc_ops *ops = r->ops;
+    sk->now_ns = a->t_ns;
+    sk->rtt_ms = a->rtt_ms;
+    sk->min_rtt_ms = m->min_rtt_ms;
+    sk->srtt_ms = m->srtt_ms;
+    sk->acked = segs;
+    sk->delivered = m->delivered;
+    sk->flight = pipe;
+    sk->flight_max = flight;
+    sk->snd_nxt = a->snd_nxt;
+    sk->una = a->snd_nxt - (int64_t)a->flight_now;
+    sk->round = m->round;
+    sk->round_start_ns = m->round_start_ns;
+    sk->round_start = round_start;
+    sk->app_limited = a->app_limited;
+    if (ops->cong_control) {   /* the flavour does it all (BBR) */
+        sk->cwnd_limited = !a->rwnd_limited && !a->app_limited;
+        if (sk->cwnd_limited && !a->in_episode && !a->episode_ended && flight >= 4 && ops->target_flight)
+            fit(r, ops->target_flight(sk), flight);
+        ops->cong_control(sk);
+        if (sk->ss_exit_now)
+            note_ss_exit(m, r, a);
+        return;
+    }
+    if (round_ended && slow_start_ended_unseen(m, r)) {
+        /* as after a loss the monitor did not see: the flavour sets its state from the
+         * window it had, then both are the flight */
+        sk->cwnd = floor(m->round_hist[SS_ROUNDS - 1]);
+        if (ops->ssthresh)
+            ops->ssthresh(sk);
+        sk->cwnd = sk->ssthresh = floor(m->round_hist[SS_ROUNDS - 1]);
+        sk->cwnd_cnt = 0;
+        snprintf(sk->ss_exit_why, sizeof sk->ss_exit_why, "flight grew less than %.0f%% a round for %d rounds",
+                 (SS_GROWTH - 1) * 100, SS_ROUNDS);
+        note_ss_exit(m, r, a);
+    }
+    if (r->in_recovery || a->episode_ended) {
+        if (segs > 0 && ops->pkts_acked)
+            ops->pkts_acked(sk);
+        if (r->in_recovery)
+            prr_ack(r, segs, pipe);
+        return;   /* after an episode: the flight before this ACK was shaped by it */
+    }
+    /* Linux grows the window only when it limits the sender (tcp_is_cwnd_limited: in slow
+     * start while cwnd < 2 x the flight, else when the flight fills it) */
+    bool cwnd_limited = !a->rwnd_limited &&
+                        (tn_cc_in_slow_start(sk) ? sk->cwnd < 2 * flight : flight >= sk->cwnd - 3);
+    sk->cwnd_limited = cwnd_limited;
+    /* the fit: every ACK outside episodes that the receiver's window did not bound, so a
+     * flavour whose window runs above the flight (it would call the sender
+     * application-limited) pays for it as one below does */
+    if (!a->rwnd_limited && flight >= 4)
+        fit(r, ops->target_flight ? ops->target_flight(sk) : sk->cwnd, flight);
+    double sent = a->sent_flight_max / m->mss;
+    if (sent > sk->cwnd + 0.5)
+        sk->cwnd = floor(sent);   /* it sent while the pipe was below its window */
+    if (segs > 0 && ops->pkts_acked)   /* Linux calls it on every ACK, limited or not */
+        ops->pkts_acked(sk);
+    if (sk->ss_exit_now)
+        note_ss_exit(m, r, a);
+    if (segs <= 0 || !cwnd_limited)
+        return;
+    ops->cong_avoid(sk, segs);
+    if (sk->ss_exit_now)
+        note_ss_exit(m, r, a);
 }
 
 void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
 {
     double segs = (double)(a->acked + a->sacked) / m->mss;
     double flight = a->flight_max / m->mss, pipe = a->flight_now / m->mss;
-    if (a->rtt_ms > 0 && (m->min_rtt_ms < 0 || a->rtt_ms < m->min_rtt_ms))
-        m->min_rtt_ms = a->rtt_ms;
-    bool round_ended = hystart_round(m, a, a->snd_nxt - (int64_t)a->flight_now);
+    if (a->rtt_ms > 0) {
+        if (m->min_rtt_ms < 0 || a->rtt_ms < m->min_rtt_ms)
+            m->min_rtt_ms = a->rtt_ms;
+        m->srtt_ms = m->srtt_ms < 0 ? a->rtt_ms : 0.875 * m->srtt_ms + 0.125 * a->rtt_ms;   /* RFC 6298 */
+    }
+    m->delivered += segs;
+    unsigned round_before = m->round;
+    bool round_ended = next_round(m, a, a->snd_nxt - (int64_t)a->flight_now);
     m->round_flight = fmax(m->round_flight, flight);
     m->round_pipe_min = fmin(m->round_pipe_min, pipe);
     m->round_rwnd |= a->rwnd_limited;
-    for (int i = 0; i < NFLAVOR; i++) {
-        struct flavor_state *f = &m->f[i];
-        if (round_ended && slow_start_ended_unseen(m, f)) {
-            f->cwnd = f->ssthresh = floor(m->round_hist[SS_ROUNDS - 1]);
-            f->cwnd_cnt = 0;
-            f->last_max = f->cwnd;   /* CUBIC grows on from here */
-            f->epoch_start = 0;
-            if (i == F_CUBIC && !m->hs_found) {
-                m->hs_found = m->hs_exit_now = true;
-                snprintf(m->hs_why, sizeof m->hs_why,
-                         "flight grew less than %.0f%% a round for %d rounds", (SS_GROWTH - 1) * 100,
-                         SS_ROUNDS);
-            }
+    watch_dips(m, a, pipe, a->in_episode);
+    for (int i = 0; i < NFLAV; i++) {
+        struct flavour_run *r = &m->f[i];
+        ack_one(m, r, a, segs, flight, pipe, round_ended, m->round != round_before);
+        /* a flavour with its own control restores its window on the ACK after the recovery */
+        if (r->beta_pending && r->sk.prior_cwnd >= BETA_MIN_WINDOW) {
+            tn_grow((void **)&r->beta, &r->cap_beta, r->nbeta + 1, sizeof *r->beta);
+            r->beta[r->nbeta++] = r->sk.cwnd / r->sk.prior_cwnd;
         }
-        if (f->in_recovery) {
-            prr_ack(f, segs, pipe);
-            continue;
-        }
-        if (a->episode_ended)
-            continue;   /* the flight before this ACK was shaped by the recovery */
-        /* Linux grows the window only when it limits the sender (tcp_is_cwnd_limited) */
-        bool cwnd_limited = !a->rwnd_limited &&
-                            (f->cwnd < f->ssthresh ? f->cwnd < 2 * flight : flight >= f->cwnd - 3);
-        if (cwnd_limited && flight >= 4)
-            fit(f, f->cwnd, flight);
-        double sent = a->sent_flight_max / m->mss;
-        if (sent > f->cwnd + 0.5)
-            f->cwnd = floor(sent);   /* it sent while the pipe was below its window */
-        if (i == F_CUBIC && segs > 0)   /* Linux samples every ACK, limited or not */
-            hystart_check(m, f, a);
-        if (segs <= 0 || !cwnd_limited)
-            continue;
-        if (i == F_RENO)
-            reno_ack(f, segs);
-        else
-            cubic_ack(m, f, a->t_ns, segs);
+        r->beta_pending = false;
     }
 }
 
 double tn_cc_cwnd_bytes(const struct tn_cc_model *m)
 {
-    return fmin(m->f[F_RENO].cwnd, m->f[F_CUBIC].cwnd) * m->mss;
+    /* the rate limiter's window: the lesser of the two standard flavours' */
+    return fmin(m->f[TN_CC_RENO - 1].sk.cwnd, m->f[TN_CC_CUBIC - 1].sk.cwnd) * m->mss;
+}
+
+static void set_state(struct flavour_run *r, enum tn_ca_state st)
+{
+    r->sk.state = st;
+    if (r->ops->set_state)
+        r->ops->set_state(&r->sk, st);
+}
+
+static void event(struct flavour_run *r, enum tn_ca_event ev)
+{
+    if (r->ops->cwnd_event)
+        r->ops->cwnd_event(&r->sk, ev);
 }
 
 void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double flight)
 {
-    (void)t_ns;
     double fl = flight / m->mss;
-    for (int i = 0; i < NFLAVOR; i++) {
-        struct flavor_state *f = &m->f[i];
-        if (fl > f->cwnd && !f->in_recovery)
-            f->cwnd = fl;
-        bool already = f->in_recovery;
-        if (!already) {   /* an RTO inside recovery keeps the ssthresh already set (Linux) */
-            if (i == F_RENO) {
-                f->ssthresh = fmax(floor(f->cwnd / 2), 2);   /* tcp_reno_ssthresh: cwnd >> 1 */
-            } else {
-                f->last_max = f->cwnd < f->last_max ? f->cwnd * (1 + CUBIC_BETA) / 2 : f->cwnd;
-                f->ssthresh = fmax(floor(f->cwnd * CUBIC_BETA), 2);   /* (cwnd * 717) >> 10 */
-                f->epoch_start = 0;
+    for (int i = 0; i < NFLAV; i++) {
+        struct flavour_run *r = &m->f[i];
+        struct tn_cc_sock *sk = &r->sk;
+        sk->now_ns = t_ns;
+        if (r->ops->cong_control) {   /* BBR keeps its model; the state tells it */
+            bool entering = sk->state == TN_CA_OPEN || sk->state == TN_CA_CWR || timeout;
+            if (entering) {
+                sk->prior_cwnd = sk->cwnd;
+                r->recover_fs = fl > 0 ? fl : sk->cwnd;
+                if (r->ops->ssthresh)
+                    sk->ssthresh = r->ops->ssthresh(sk);
             }
-            f->prior_cwnd = f->cwnd;
-            f->recover_fs = fl > 0 ? fl : f->cwnd;
-            f->prr_delivered = 0;
-            f->cwnd_cnt = 0;   /* tcp_init_cwnd_reduction */
+            if (timeout)
+                sk->cwnd = 1;   /* tcp_enter_loss: packets in flight + 1 */
+            set_state(r, timeout ? TN_CA_LOSS : TN_CA_RECOVERY);
+            continue;
+        }
+        if (fl > sk->cwnd && !r->in_recovery)
+            sk->cwnd = fl;
+        if (!r->in_recovery) {   /* an RTO inside recovery keeps the ssthresh already set (Linux) */
+            sk->prior_cwnd = sk->cwnd;
+            sk->ssthresh = r->ops->ssthresh(sk);
+            r->recover_fs = fl > 0 ? fl : sk->cwnd;
+            r->prr_delivered = 0;
+            sk->cwnd_cnt = 0;   /* tcp_init_cwnd_reduction */
         }
         if (timeout) {
-            f->cwnd = 1;
-            f->cwnd_cnt = 0;
-            f->in_recovery = false;
-            f->epoch_start = 0;
+            event(r, TN_CA_EVENT_LOSS);
+            sk->cwnd = 1;
+            sk->cwnd_cnt = 0;
+            r->in_recovery = false;
+            set_state(r, TN_CA_LOSS);
         } else {
-            f->in_recovery = true;
+            r->in_recovery = true;
+            set_state(r, TN_CA_RECOVERY);
         }
     }
-    m->hs_found = true;   /* HyStart only acts in the initial slow start */
 }
 
 /* A probe retransmission (TLP) repaired a loss: Linux reduces the window once, without a
  * recovery episode (CWR, tcp_process_tlp_ack): ssthresh from the window, cwnd = ssthresh. */
 void tn_cc_on_cwr(struct tn_cc_model *m)
 {
-    for (int i = 0; i < NFLAVOR; i++) {
-        struct flavor_state *f = &m->f[i];
-        if (f->in_recovery)
+    for (int i = 0; i < NFLAV; i++) {
+        struct flavour_run *r = &m->f[i];
+        struct tn_cc_sock *sk = &r->sk;
+        if (r->in_recovery || r->ops->cong_control)
             continue;
-        if (i == F_RENO) {
-            f->ssthresh = fmax(floor(f->cwnd / 2), 2);
-        } else {
-            f->last_max = f->cwnd < f->last_max ? f->cwnd * (1 + CUBIC_BETA) / 2 : f->cwnd;
-            f->ssthresh = fmax(floor(f->cwnd * CUBIC_BETA), 2);
-            f->epoch_start = 0;
-        }
-        f->cwnd = f->ssthresh;
-        f->cwnd_cnt = 0;
+        sk->prior_cwnd = sk->cwnd;
+        sk->ssthresh = r->ops->ssthresh(sk);
+        sk->cwnd = sk->ssthresh;
+        sk->cwnd_cnt = 0;
+        event(r, TN_CA_EVENT_COMPLETE_CWR);
     }
 }
 
@@ -391,39 +397,71 @@ void tn_cc_on_cwr(struct tn_cc_model *m)
  * and starts the transfer from one segment (RFC 6298 §5.7). */
 void tn_cc_on_syn_timeout(struct tn_cc_model *m)
 {
-    for (int i = 0; i < NFLAVOR; i++) {
-        struct flavor_state *f = &m->f[i];
-        f->ssthresh = i == F_RENO ? fmax(floor(IW / 2), 2) : fmax(floor(IW * CUBIC_BETA), 2);
-        f->last_max = i == F_CUBIC ? IW : 0;
-        f->cwnd = 1;
-        f->cwnd_cnt = 0;
+    for (int i = 0; i < NFLAV; i++) {
+        struct flavour_run *r = &m->f[i];
+        struct tn_cc_sock *sk = &r->sk;
+        if (r->ops->cong_control) {
+            sk->cwnd = 1;
+            continue;
+        }
+        sk->cwnd = TN_CC_IW;
+        sk->ssthresh = r->ops->ssthresh(sk);
+        sk->cwnd = 1;
+        sk->cwnd_cnt = 0;
     }
 }
 
 void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout)
 {
-    (void)t_ns;
-    for (int i = 0; i < NFLAVOR; i++) {
-        struct flavor_state *f = &m->f[i];
-        if (f->in_recovery && !timeout && isfinite(f->ssthresh))
-            f->cwnd = f->ssthresh;   /* Linux tcp_end_cwnd_reduction */
-        f->in_recovery = false;
+    for (int i = 0; i < NFLAV; i++) {
+        struct flavour_run *r = &m->f[i];
+        struct tn_cc_sock *sk = &r->sk;
+        sk->now_ns = t_ns;
+        bool fast = r->in_recovery && !timeout;
+        if (r->ops->cong_control) {
+            fast = sk->state == TN_CA_RECOVERY && !timeout;
+            set_state(r, TN_CA_OPEN);
+        } else {
+            if (fast && isfinite(sk->ssthresh))
+                sk->cwnd = sk->ssthresh;   /* Linux tcp_end_cwnd_reduction */
+            r->in_recovery = false;
+            if (fast)
+                event(r, TN_CA_EVENT_COMPLETE_CWR);
+            set_state(r, TN_CA_OPEN);
+        }
+        /* the flavour's own decrease (before any observation corrects the replay) */
+        if (fast && sk->prior_cwnd >= BETA_MIN_WINDOW && !r->ops->cong_control) {
+            tn_grow((void **)&r->beta, &r->cap_beta, r->nbeta + 1, sizeof *r->beta);
+            r->beta[r->nbeta++] = sk->cwnd / r->recover_fs;   /* over the flight, as observed */
+        }
+        r->beta_pending = fast && r->ops->cong_control;
     }
 }
 
-/* Linux tcp_cwnd_restart: after an idle period the window halves per RTO, down to IW. */
-void tn_cc_on_idle(struct tn_cc_model *m, int64_t t_ns, double idle_ms)
+/* Back from idle with nothing in flight (the sender's first segment after idle_ms): Linux
+ * tcp_slow_start_after_idle_check -> tcp_cwnd_restart (RFC 2861, RFC 7661 §4.1): ssthresh
+ * keeps 3/4 of the window, which halves per RTO of idleness down to the restart window
+ * min(IW, cwnd); flavours with their own control (BBR) are not restarted.  Then
+ * CA_EVENT_TX_START (tcp_event_data_sent), which CUBIC uses to shift its epoch. */
+void tn_cc_on_idle(struct tn_cc_model *m, int64_t t_ns, double idle_ms, double rto_ms)
 {
-    (void)t_ns;
-    double rto = m->min_rtt_ms > 0 ? fmax(200.0, 1.25 * m->min_rtt_ms) : 1000.0;
-    for (int i = 0; i < NFLAVOR; i++) {
-        struct flavor_state *f = &m->f[i];
-        double restart = fmin(IW, f->cwnd);
-        for (double d = idle_ms - rto; d > 0 && f->cwnd > restart; d -= rto)
-            f->cwnd /= 2;
-        if (f->cwnd < restart)
-            f->cwnd = restart;
-        f->epoch_start = 0;
+    for (int i = 0; i < NFLAV; i++) {
+        struct flavour_run *r = &m->f[i];
+        struct tn_cc_sock *sk = &r->sk;
+        sk->now_ns = t_ns;
+        sk->idle_ns = (int64_t)(idle_ms * 1e6);
+        sk->rto_ms = rto_ms;
+        if (!r->ops->cong_control && idle_ms > rto_ms) {
+            event(r, TN_CA_EVENT_CWND_RESTART);
+            if (sk->state != TN_CA_CWR && sk->state != TN_CA_RECOVERY)   /* tcp_current_ssthresh */
+                sk->ssthresh = fmax(sk->ssthresh, floor(sk->cwnd * 3 / 4));
+            double restart = fmin(TN_CC_IW, sk->cwnd), cwnd = sk->cwnd;
+            for (double d = idle_ms - rto_ms; d > 0 && cwnd > restart; d -= rto_ms)
+                cwnd = floor(cwnd / 2);
+            sk->cwnd = fmax(cwnd, restart);
+        }
+        event(r, TN_CA_EVENT_TX_START);
+        sk->idle_ns = 0;
     }
 }
 
@@ -433,6 +471,26 @@ static void push(struct tn_series *s, int64_t t, double v)
     s->pts[s->n++] = (struct tn_point){t, v};
 }
 
+static void step_push(struct step *st, int64_t t, double v)
+{
+    if (st->any && v == st->last_v) {
+        st->last_t = t;
+        return;
+    }
+    if (st->any && st->s.n && st->s.pts[st->s.n - 1].t_ns < st->last_t)
+        push(&st->s, st->last_t, st->last_v);   /* the corner before the change */
+    push(&st->s, t, v);
+    st->any = true;
+    st->last_v = v;
+    st->last_t = t;
+}
+
+static void step_close(struct step *st)
+{
+    if (st->any && st->s.n && st->s.pts[st->s.n - 1].t_ns < st->last_t)
+        push(&st->s, st->last_t, st->last_v);
+}
+
 void tn_cc_record(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                   struct tn_cc_model *m, int64_t t_ns)
 {
@@ -440,10 +498,10 @@ void tn_cc_record(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
     (void)d;
     if (!ctx->cfg->record_series)
         return;
-    for (int i = 0; i < NFLAVOR; i++) {
-        push(&m->f[i].cw, t_ns, m->f[i].cwnd * m->mss);
-        if (isfinite(m->f[i].ssthresh))
-            push(&m->f[i].ss, t_ns, m->f[i].ssthresh * m->mss);
+    for (int i = 0; i < NFLAV; i++) {
+        step_push(&m->f[i].cw, t_ns, m->f[i].sk.cwnd * m->mss);
+        if (isfinite(m->f[i].sk.ssthresh) && m->f[i].sk.ssthresh < 1e9)
+            step_push(&m->f[i].ss, t_ns, m->f[i].sk.ssthresh * m->mss);
     }
 }
 
@@ -453,60 +511,91 @@ static int cmp_dbl(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-static double median_err(struct flavor_state *f)
+static double median(double *v, size_t n)
 {
-    if (!f->nerr)
+    if (!n)
         return -1;
-    qsort(f->err, f->nerr, sizeof *f->err, cmp_dbl);
-    return f->err[f->nerr / 2];
+    qsort(v, n, sizeof *v, cmp_dbl);
+    return v[n / 2];
+}
+
+static void move_series(struct tn_series *dst, struct tn_series *src)
+{
+    free(dst->pts);
+    *dst = *src;
+    memset(src, 0, sizeof *src);
+}
+
+static void copy_series(struct tn_series *dst, const struct tn_series *src)
+{
+    free(dst->pts);
+    memset(dst, 0, sizeof *dst);
+    for (size_t k = 0; k < src->n; k++)
+        push(dst, src->pts[k].t_ns, src->pts[k].v);
+}
+
+bool tn_cc_ss_exit_of(const struct tn_cc_model *m, enum tn_cc_flavor f, int64_t *t_ns, uint64_t *pkt,
+                      int64_t *una, const char **why)
+{
+    if (f <= TN_CC_UNKNOWN || f >= TN_CC_COUNT || !m->f[f - 1].exit.set)
+        return false;
+    const struct ss_exit *e = &m->f[f - 1].exit;
+    *t_ns = e->t_ns;
+    *pkt = e->pkt;
+    *una = e->una;
+    *why = e->why;
+    return true;
 }
 
 void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                   struct tn_cc_model *m, struct tn_tcp_infer *inf, double *betas, unsigned nbetas)
 {
     (void)ctx;
-    double er = median_err(&m->f[F_RENO]), ec = median_err(&m->f[F_CUBIC]);
-    inf->cwnd_err_reno = er;
-    inf->cwnd_err_cubic = ec;
-    int best = F_CUBIC;   /* the default of Linux, macOS and Windows when nothing tells */
-    inf->flavor = TN_CC_UNKNOWN;
-    inf->flavor_confidence = 0;
-    inf->beta_n = nbetas;
-    if (nbetas) {
-        /* the decrease at a loss is the clearest signature: 0.5 for Reno, 0.7 for CUBIC */
-        qsort(betas, nbetas, sizeof *betas, cmp_dbl);
-        double b = betas[nbetas / 2];
-        inf->beta = b;
-        best = b < 0.6 ? F_RENO : F_CUBIC;
-        inf->flavor = best == F_RENO ? TN_CC_RENO : TN_CC_CUBIC;
-        inf->flavor_confidence = fmin(1, fabs(b - 0.6) / 0.1) * (1 - 1.0 / (nbetas + 1));
-    } else if (er >= 0 && ec >= 0 && m->f[F_RENO].nerr >= 20) {
-        best = er < ec ? F_RENO : F_CUBIC;
-        double lo = fmin(er, ec), hi = fmax(er, ec);
-        inf->flavor = best == F_RENO ? TN_CC_RENO : TN_CC_CUBIC;
-        inf->flavor_confidence = hi > 0 ? 0.5 * (hi - lo) / hi : 0;   /* weaker evidence */
+    struct tn_cc_fit fits[NFLAV];
+    for (int i = 0; i < NFLAV; i++) {
+        struct flavour_run *r = &m->f[i];
+        double *ordered = tn_xcalloc(r->nerr + 1, sizeof *ordered);
+        if (r->nerr)
+            memcpy(ordered, r->err, r->nerr * sizeof *ordered);
+        fits[i] = (struct tn_cc_fit){
+            .ops = r->ops,
+            .nerr = (unsigned)r->nerr,
+            .err = ordered,
+            .err_med = median(r->err, r->nerr),
+            .flight_med = median(r->flights, r->nerr),
+            .nbeta_pred = (unsigned)r->nbeta,
+            .beta_pred = median(r->beta, r->nbeta),
+        };
     }
-    /* both flavours' windows stay available for comparison (cwnd_reno_bytes, cwnd_cubic_bytes) */
-    for (int i = 0; i < NFLAVOR; i++) {
-        struct tn_series *fs = &c->series[d][i == F_RENO ? TN_SER_CWND_RENO : TN_SER_CWND_CUBIC];
-        free(fs->pts);
-        memset(fs, 0, sizeof *fs);
-        if (i == best)   /* moved into cwnd_est_bytes below: copy it */
-            for (size_t k = 0; k < m->f[i].cw.n; k++) {
-                tn_grow((void **)&fs->pts, &fs->cap, fs->n + 1, sizeof *fs->pts);
-                fs->pts[fs->n++] = m->f[i].cw.pts[k];
-            }
-        else {
-            *fs = m->f[i].cw;
-            memset(&m->f[i].cw, 0, sizeof m->f[i].cw);
-        }
+    struct tn_cc_obs obs = {
+        .betas = betas,
+        .nbetas = nbetas,
+        .rounds = m->round,
+        .min_rtt_ms = m->min_rtt_ms,
+        .srtt_ms = m->srtt_ms,
+        .probe_rtt_dips = m->dips,
+    };
+    tn_cc_classify(fits, NFLAV, &obs, inf);
+    for (int i = 0; i < NFLAV; i++)
+        free((void *)fits[i].err);
+    /* the chosen flavour's window is the estimate (CUBIC's, the default of Linux, when the
+     * flavour is unknown); every flavour's stays for comparison */
+    int best = inf->flavor != TN_CC_UNKNOWN ? inf->flavor - 1 : TN_CC_CUBIC - 1;
+    const struct flavour_run *chosen = &m->f[best];
+    inf->pacing_bps = chosen->sk.pacing_bps;
+    inf->inflight_cap_bytes = chosen->sk.cwnd * m->mss;
+    inf->model_bw_bps = inf->model_min_rtt_ms = 0;
+    if (chosen->ops->get_info)
+        chosen->ops->get_info(&chosen->sk, &inf->model_bw_bps, &inf->model_min_rtt_ms);
+    for (int i = 0; i < NFLAV; i++) {
+        step_close(&m->f[i].cw);
+        step_close(&m->f[i].ss);
+        struct tn_series *fs = &c->series[d][TN_SER_CWND_RENO + i];
+        if (i == best)
+            copy_series(fs, &m->f[i].cw.s);
+        else
+            move_series(fs, &m->f[i].cw.s);
     }
-    struct tn_series *dst = &c->series[d][TN_SER_CWND_EST];
-    free(dst->pts);
-    *dst = m->f[best].cw;
-    memset(&m->f[best].cw, 0, sizeof m->f[best].cw);
-    dst = &c->series[d][TN_SER_SSTHRESH_EST];
-    free(dst->pts);
-    *dst = m->f[best].ss;
-    memset(&m->f[best].ss, 0, sizeof m->f[best].ss);
+    move_series(&c->series[d][TN_SER_CWND_EST], &m->f[best].cw.s);
+    move_series(&c->series[d][TN_SER_SSTHRESH_EST], &m->f[best].ss.s);
 }

@@ -519,6 +519,9 @@ static void check_idle(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enu
     int64_t since = s->last_send_ns > s->last_ack_ns ? s->last_send_ns : s->last_ack_ns;
     double idle = ms_between(t, since);
     double thresh = rto_est_ms(s);
+    /* the sender restarts its window when the time since its last send (Linux lsndtime)
+     * exceeds its RTO, and tells its flavour it transmits again (CA_EVENT_TX_START) */
+    tn_cc_on_idle(s->models, t, ms_between(t, s->last_send_ns), thresh);
     if (idle < thresh)
         return;
     cp->pub.inf[d].episodes_idle++;
@@ -529,7 +532,6 @@ static void check_idle(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enu
         cp->pub.events[before].t_ns = since;   /* the idle period began at the last activity */
     tn_rec_event(ctx, &cp->pub, d, TN_EV_IDLE_END, p, (uint64_t)s->una, 0,
                  "sender idle %.0f ms with nothing outstanding (> rto_est %.0f ms)", idle, thresh);
-    tn_cc_on_idle(s->models, t, idle);
 }
 
 /* ---- handing ACKs to the window models when the sender has reacted ---- */
@@ -584,6 +586,7 @@ static void resolve_pending(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp
     int64_t at = pa->t_ns + reaction_ns(cp, sd) / 2;
     struct tn_cc_ack ca = {
         .t_ns = at,
+        .pkt = ctx->pkt ? ctx->pkt->num : 0,
         .acked = pa->acked,
         .sacked = pa->sacked,
         .snd_nxt = hi,
@@ -599,9 +602,10 @@ static void resolve_pending(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp
     const char *hs = tn_cc_hystart_exit(s->models);
     struct tn_tcp_infer *inf = &c->inf[sd];
     if (hs && !inf->slowstart_ended) {
-        /* kept only if the sender turns out to run CUBIC (tn_infer_finish) */
+        /* kept only if the sender turns out to run a flavour that left there (tn_infer_finish) */
         inf->slowstart_ended = true;
         inf->slowstart_end_ns = at;
+        s->early_exit = true;
         size_t before = c->nevents;
         tn_rec_event(ctx, c, sd, TN_EV_SLOWSTART_END, ctx->pkt, (uint64_t)pa->una, 0, "%s", hs);
         if (c->nevents > before) {
@@ -949,6 +953,30 @@ void tn_infer_window(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
     s->rwnd = win;
 }
 
+/* Slow start ended without a loss in some flavour's replay (HyStart, BBR's Startup, ...):
+ * keep it only if the flavour named is that one, else the first loss ends slow start, if any. */
+static void early_exit_of_flavour(struct tn_conn *c, enum tn_dir d, struct tn_sender *s)
+{
+    struct tn_tcp_infer *inf = &c->inf[d];
+    int64_t t, una;
+    uint64_t pkt;
+    const char *why;
+    struct tn_event e = s->first_loss;
+    if (tn_cc_ss_exit_of(s->models, inf->flavor, &t, &pkt, &una, &why) &&
+        (!s->first_loss.t_ns || t <= s->first_loss.t_ns)) {
+        e = (struct tn_event){.t_ns = t, .pkt = pkt, .seq = (uint64_t)una, .kind = TN_EV_SLOWSTART_END,
+                              .dir = (uint8_t)d};
+        snprintf(e.detail, sizeof e.detail, "%s", why);
+    }
+    inf->slowstart_ended = e.t_ns != 0;
+    inf->slowstart_end_ns = e.t_ns;
+    if (s->hystart_event >= 0) {
+        c->events[s->hystart_event] = e;
+        if (!e.t_ns)
+            c->events[s->hystart_event].kind = TN_EV_COUNT;   /* dropped below */
+    }
+}
+
 static int cmp_event(const void *x, const void *y)
 {
     const struct tn_event *a = x, *b = y;
@@ -966,14 +994,8 @@ void tn_infer_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp)
             continue;
         advance_pending(ctx, cp, (enum tn_dir)d, s, INT64_MAX);
         tn_cc_finish(ctx, c, (enum tn_dir)d, s->models, &c->inf[d], s->betas, s->nbetas);
-        if (c->inf[d].flavor != TN_CC_CUBIC && s->hystart_event >= 0) {
-            /* HyStart is CUBIC's: a Reno sender's slow start ends only at a loss */
-            c->events[s->hystart_event] = s->first_loss;   /* the first loss ends it, if any */
-            if (!s->first_loss.t_ns)
-                c->events[s->hystart_event].kind = TN_EV_COUNT;   /* dropped below */
-            c->inf[d].slowstart_ended = s->first_loss.t_ns != 0;
-            c->inf[d].slowstart_end_ns = s->first_loss.t_ns;
-        }
+        if (s->hystart_event >= 0 || s->early_exit)
+            early_exit_of_flavour(c, (enum tn_dir)d, s);
         c->inf[d].seg_size = s->mss;
         int64_t total = 0;
         for (int l = 1; l < TN_LIM_COUNT; l++)

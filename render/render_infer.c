@@ -32,16 +32,16 @@ static void sender_block(FILE *out, const struct tn_conn *c, enum tn_dir d)
         fprintf(out, "       %-22s %.3f s after the first packet\n", "slow start ended:",
                 (double)(f->slowstart_end_ns - tn_time_ns(c->first)) / 1e9);
     fprintf(out, "       %-22s %.0f B\n", "max bytes in flight:", f->max_inflight);
-    if (f->flavor != TN_CC_UNKNOWN && f->beta_n)
-        fprintf(out, "       %-22s %s (confidence %.2f; window after a loss %.2f x before, median of %u)\n",
-                "congestion control:", tn_cc_flavor_name(f->flavor), f->flavor_confidence, f->beta,
-                f->beta_n);
-    else if (f->flavor != TN_CC_UNKNOWN)
-        fprintf(out, "       %-22s %s (confidence %.2f; median cwnd fit error reno %.1f%%, cubic %.1f%%)\n",
-                "congestion control:", tn_cc_flavor_name(f->flavor), f->flavor_confidence,
-                100 * f->cwnd_err_reno, 100 * f->cwnd_err_cubic);
+    if (f->flavor != TN_CC_UNKNOWN)
+        fprintf(out, "       %-22s %s (confidence %.2f)\n", "congestion control:",
+                tn_cc_flavor_name(f->flavor), f->flavor_confidence);
     else
-        fprintf(out, "       %-22s unknown (too few window-limited ACKs)\n", "congestion control:");
+        fprintf(out, "       %-22s unknown\n", "congestion control:");
+    if (f->cc_evidence[0])
+        fprintf(out, "       %-22s %s\n", "evidence:", f->cc_evidence);
+    if (f->pacing_bps > 0)
+        fprintf(out, "       %-22s pacing %.3f Mbit/s, bandwidth %.3f Mbit/s, min RTT %.1f ms, inflight cap %.0f B\n",
+                "model:", f->pacing_bps / 1e6, f->model_bw_bps / 1e6, f->model_min_rtt_ms, f->inflight_cap_bytes);
     if (f->limiter != TN_LIM_UNKNOWN) {
         fprintf(out, "       %-22s %s (", "rate limited by:", tn_limiter_name(f->limiter));
         const char *sep = "";

@@ -1,0 +1,126 @@
+/* cc.h - the congestion-control flavours the window replay runs side by side, each shaped like
+ * Linux's struct tcp_congestion_ops (include/net/tcp.h): one file per flavour (cc_<name>.c)
+ * and one line in flavours.def.  A flavour sees a struct tn_cc_sock, the few tcp_sock fields a
+ * Linux module reads and writes, counted in segments like Linux's snd_cwnd; its own state lives
+ * in priv (Linux's inet_csk_ca, ICSK_CA_PRIV_SIZE). */
+#ifndef TN_CC_H
+#define TN_CC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct tn_tcp_infer;
+
+#define TN_CC_IW 10.0          /* initial window, segments (RFC 6928, Linux TCP_INIT_CWND) */
+#define TN_CC_PRIV_SIZE 1536
+
+/* Linux enum tcp_ca_state (the ones a passive replay tells apart) */
+enum tn_ca_state { TN_CA_OPEN = 0, TN_CA_CWR, TN_CA_RECOVERY, TN_CA_LOSS };
+
+/* Linux enum tcp_ca_event */
+enum tn_ca_event {
+    TN_CA_EVENT_TX_START,      /* first transmission when nothing was in flight */
+    TN_CA_EVENT_CWND_RESTART,  /* congestion window restart after idle (RFC 2861 / 7661) */
+    TN_CA_EVENT_COMPLETE_CWR,  /* the window reduction of a recovery or CWR finished */
+    TN_CA_EVENT_LOSS,          /* retransmission timeout: entering Loss */
+};
+
+struct tn_cc_sock {
+    /* tcp_sock: the window (segments), slow-start threshold, additive-increase counter */
+    double cwnd, ssthresh, cwnd_cnt;
+    enum tn_ca_state state;
+    double prior_cwnd;         /* the window when the last reduction began */
+    /* what the driver tells about the ACK being processed */
+    int64_t now_ns;
+    double rtt_ms;             /* this ACK's RTT sample, < 0 when none (Karn) */
+    double min_rtt_ms;         /* least RTT sample so far (< 0: none) */
+    double srtt_ms;            /* smoothed RTT (RFC 6298 gains), < 0: none */
+    double acked;              /* segments newly delivered by this ACK (cumulative + SACKed) */
+    double delivered;          /* segments delivered since the start (Linux tp->delivered) */
+    double flight;             /* segments in flight after this ACK (Linux packets_in_flight) */
+    double flight_max;         /* the most in flight since the previous ACK */
+    int64_t snd_nxt, una;      /* bytes, relative */
+    bool cwnd_limited;         /* Linux tcp_is_cwnd_limited (RFC 7661) */
+    bool app_limited;          /* the flight stayed well below the window: application-limited */
+    unsigned round;            /* round trips so far: a round ends when una passes the snd_nxt
+                                * of its start (Linux hystart / bbr round counting) */
+    int64_t round_start_ns;    /* when the current round began */
+    bool round_start;          /* this ACK began a round */
+    int64_t idle_ns;           /* TN_CA_EVENT_TX_START / CWND_RESTART: how long it was idle */
+    double rto_ms;             /* the sender's retransmission timeout estimate */
+    double mss;                /* bytes per segment */
+    /* what a flavour reports beside the window */
+    double pacing_bps;         /* pacing rate in bit/s (0: not paced) */
+    bool ss_exit_now;          /* the flavour left slow start without a loss on this ACK */
+    char ss_exit_why[80];
+    _Alignas(8) unsigned char priv[TN_CC_PRIV_SIZE];
+};
+
+struct tn_cc_ops {
+    const char *name;          /* as in Linux's tcp_congestion_control sysctl */
+    const char *kind;          /* "loss-based", "delay-based" or "model-based", for the evidence */
+    void (*init)(struct tn_cc_sock *sk);
+    /* the slow-start threshold after a loss (called once per reduction, before set_state) */
+    double (*ssthresh)(struct tn_cc_sock *sk);
+    /* growth on an ACK while the window limits the sender (tcp_cong_avoid) */
+    void (*cong_avoid)(struct tn_cc_sock *sk, double acked);
+    /* instead of ssthresh/cong_avoid/PRR: the flavour sets cwnd itself on every ACK (BBR) */
+    void (*cong_control)(struct tn_cc_sock *sk);
+    void (*set_state)(struct tn_cc_sock *sk, enum tn_ca_state st);
+    double (*undo_cwnd)(struct tn_cc_sock *sk);
+    void (*cwnd_event)(struct tn_cc_sock *sk, enum tn_ca_event ev);
+    /* every ACK that delivers data, with its RTT sample (delay-based flavours, HyStart) */
+    void (*pkts_acked)(struct tn_cc_sock *sk);
+    /* the window (or inflight cap) the flavour would keep the flight at, for the fit: NULL
+     * means cwnd, compared when cwnd limits the sender */
+    double (*target_flight)(const struct tn_cc_sock *sk);
+    /* the model's estimates (Linux get_info, tcp_bbr_info): bottleneck bandwidth, min RTT */
+    void (*get_info)(const struct tn_cc_sock *sk, double *bw_bps, double *min_rtt_ms);
+    /* the ground truth the replay was checked against, NULL when not yet: the classifier
+     * names only checked flavours, and shows the scores of the others in its evidence */
+    const char *checked;
+    /* words for the evidence line: what the flavour does at a loss and between losses */
+    const char *signature;
+};
+
+#define TN_CC_PRIV(sk, type) ((type *)(void *)(sk)->priv)
+
+/* Helpers every flavour shares, as in Linux net/ipv4/tcp_cong.c. */
+double tn_cc_slow_start(struct tn_cc_sock *sk, double acked);   /* tcp_slow_start: returns the rest */
+void tn_cc_cong_avoid_ai(struct tn_cc_sock *sk, double w, double acked);   /* tcp_cong_avoid_ai */
+void tn_cc_reno_cong_avoid(struct tn_cc_sock *sk, double acked);
+double tn_cc_reno_ssthresh(struct tn_cc_sock *sk);              /* max(cwnd >> 1, 2) */
+double tn_cc_reno_undo_cwnd(struct tn_cc_sock *sk);             /* max(cwnd, prior_cwnd) */
+bool tn_cc_in_slow_start(const struct tn_cc_sock *sk);
+
+/* What the replay of one flavour says about a flow, for the classifier (analysis_cc_classify.c). */
+struct tn_cc_fit {
+    const struct tn_cc_ops *ops;
+    double err_med;            /* median |window - flight| / flight where the window limited it */
+    unsigned nerr;             /* how many such ACKs */
+    const double *err;         /* the errors in ACK order (the same ACKs for every flavour
+                                * without cong_control), for paired comparisons */
+    double flight_med;         /* median flight at those ACKs, segments */
+    double beta_pred;          /* median window after / before a fast recovery, as replayed */
+    unsigned nbeta_pred;
+};
+
+/* What the flow showed beside the replays. */
+struct tn_cc_obs {
+    const double *betas;       /* flight after / before each fast recovery, as observed */
+    unsigned nbetas;
+    unsigned rounds;           /* round trips seen */
+    double min_rtt_ms, srtt_ms;
+    unsigned probe_rtt_dips;   /* flight at most 4 segments for 200 ms, about every 10 s (BBR) */
+    double bbr_gain_cycle;     /* share of 8-round windows whose flight peaks once (BBR ProbeBW) */
+};
+
+/* Choose the flavour (or unknown), its confidence and evidence in words; fills inf. */
+void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc_obs *obs,
+                    struct tn_tcp_infer *inf);
+
+#define TN_CC_FLAVOUR(ID, id, desc) extern const struct tn_cc_ops tn_cc_##id##_ops;
+#include "flavours.def"
+#undef TN_CC_FLAVOUR
+
+#endif

@@ -1,0 +1,60 @@
+/* cc_core.c - what every flavour shares, as Linux net/ipv4/tcp_cong.c has it: slow start,
+ * additive increase by one segment per window, Reno's halving and undo. */
+#include <math.h>
+
+#include "cc.h"
+
+bool tn_cc_in_slow_start(const struct tn_cc_sock *sk)
+{
+    return sk->cwnd < sk->ssthresh;
+}
+
+/* tcp_slow_start (RFC 5681 §3.1): one segment per segment acknowledged up to ssthresh;
+ * returns the segments left over for congestion avoidance. */
+double tn_cc_slow_start(struct tn_cc_sock *sk, double acked)
+{
+    double room = sk->ssthresh - sk->cwnd;
+    double used = acked < room ? acked : room;
+    sk->cwnd += used;
+    return acked - used;
+}
+
+/* tcp_cong_avoid_ai: one segment per w segments acknowledged. */
+void tn_cc_cong_avoid_ai(struct tn_cc_sock *sk, double w, double acked)
+{
+    if (w < 1)
+        w = 1;
+    if (sk->cwnd_cnt >= w) {   /* credits accumulated at a higher w: apply them gently */
+        sk->cwnd_cnt = 0;
+        sk->cwnd += 1;
+    }
+    sk->cwnd_cnt += acked;
+    if (sk->cwnd_cnt >= w) {
+        double delta = floor(sk->cwnd_cnt / w);
+        sk->cwnd_cnt -= delta * w;
+        sk->cwnd += delta;
+    }
+}
+
+/* tcp_reno_cong_avoid (the caller checked tcp_is_cwnd_limited) */
+void tn_cc_reno_cong_avoid(struct tn_cc_sock *sk, double acked)
+{
+    if (tn_cc_in_slow_start(sk)) {
+        acked = tn_cc_slow_start(sk, acked);
+        if (acked <= 0)
+            return;
+    }
+    tn_cc_cong_avoid_ai(sk, sk->cwnd, acked);
+}
+
+/* tcp_reno_ssthresh: max(cwnd >> 1, 2) */
+double tn_cc_reno_ssthresh(struct tn_cc_sock *sk)
+{
+    return fmax(floor(sk->cwnd / 2), 2);
+}
+
+/* tcp_reno_undo_cwnd: max(cwnd, prior_cwnd) */
+double tn_cc_reno_undo_cwnd(struct tn_cc_sock *sk)
+{
+    return fmax(sk->cwnd, sk->prior_cwnd);
+}

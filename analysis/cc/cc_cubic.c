@@ -1,0 +1,177 @@
+/* cc_cubic.c - CUBIC as Linux implements it (RFC 9438; Linux net/ipv4/tcp_cubic.c): beta
+ * 717/1024, C 0.4, fast convergence, the TCP-friendly region, and HyStart (Ha, Rhee 2011;
+ * Linux hystart_update: ACK train and delay increase). */
+#include <math.h>
+#include <stdio.h>
+
+#include "cc.h"
+
+#define CUBIC_BETA (717.0 / 1024.0)
+#define CUBIC_C 0.4
+#define HYSTART_LOW_WINDOW 16.0     /* hystart_low_window */
+#define HYSTART_MIN_SAMPLES 8       /* HYSTART_MIN_SAMPLES */
+#define HYSTART_ACK_DELAY_MS 1.0    /* hystart_ack_delay: min(1 ms, 4 GSO sizes at the pacing
+                                     * rate), 1 ms below 2 Gbit/s */
+
+struct cubic {
+    double last_max, origin, K, tcp_cwnd, ack_cnt;
+    int64_t epoch_start;
+    /* HyStart: the round it counts (the driver's), its start, last ACK of a train, the
+     * round's least RTT, samples taken */
+    bool found;
+    unsigned round;
+    int64_t round_start, last_ack;
+    double curr_rtt;
+    int samples;
+};
+_Static_assert(sizeof(struct cubic) <= TN_CC_PRIV_SIZE, "cubic state fits in priv");
+
+static void cubic_init(struct tn_cc_sock *sk)
+{
+    struct cubic *ca = TN_CC_PRIV(sk, struct cubic);
+    ca->round = (unsigned)-1;
+}
+
+/* bictcp_update: the cubic target and the TCP-friendly estimate give the count of segments to
+ * acknowledge per one-segment increase. */
+static double cubic_cnt(struct tn_cc_sock *sk, double acked)
+{
+    struct cubic *ca = TN_CC_PRIV(sk, struct cubic);
+    if (!ca->epoch_start) {
+        ca->epoch_start = sk->now_ns;
+        ca->ack_cnt = acked;
+        ca->tcp_cwnd = sk->cwnd;
+        if (ca->last_max <= sk->cwnd) {
+            ca->K = 0;
+            ca->origin = sk->cwnd;
+        } else {
+            ca->K = cbrt((ca->last_max - sk->cwnd) / CUBIC_C);
+            ca->origin = ca->last_max;
+        }
+    } else {
+        ca->ack_cnt += acked;
+    }
+    double min_rtt_s = sk->min_rtt_ms > 0 ? sk->min_rtt_ms / 1000.0 : 0;
+    double t = (double)(sk->now_ns - ca->epoch_start) / 1e9 + min_rtt_s;
+    double target = ca->origin + CUBIC_C * pow(t - ca->K, 3);
+    double cnt = target > sk->cwnd ? sk->cwnd / (target - sk->cwnd) : 100 * sk->cwnd;
+    if (ca->last_max == 0 && cnt > 20)
+        cnt = 20;   /* Linux: grow at least 5% per RTT before the first loss */
+    /* TCP-friendly region (RFC 9438 §4.3): the Reno-equivalent window grows by one segment per
+     * cwnd * beta_scale / 8 segments acknowledged; Linux's beta_scale is
+     * 8 * (1024 + 717) / 3 / (1024 - 717) = 15 (integer), i.e. about 0.53 segments per RTT */
+    double delta = floor(sk->cwnd) * 15 / 8;
+    if (delta > 0) {
+        while (ca->ack_cnt > delta) {
+            ca->ack_cnt -= delta;
+            ca->tcp_cwnd += 1;
+        }
+    }
+    if (ca->tcp_cwnd > sk->cwnd) {
+        double c2 = sk->cwnd / (ca->tcp_cwnd - sk->cwnd);
+        if (c2 < cnt)
+            cnt = c2;
+    }
+    return cnt < 2 ? 2 : cnt;   /* Linux keeps cnt >= 2: at most 1.5x per RTT */
+}
+
+static void cubic_cong_avoid(struct tn_cc_sock *sk, double acked)
+{
+    if (tn_cc_in_slow_start(sk)) {
+        acked = tn_cc_slow_start(sk, acked);
+        if (acked <= 0)
+            return;
+    }
+    tn_cc_cong_avoid_ai(sk, cubic_cnt(sk, acked), acked);
+}
+
+/* bictcp_recalc_ssthresh, with fast convergence */
+static double cubic_ssthresh(struct tn_cc_sock *sk)
+{
+    struct cubic *ca = TN_CC_PRIV(sk, struct cubic);
+    ca->epoch_start = 0;
+    ca->last_max = sk->cwnd < ca->last_max ? sk->cwnd * (1 + CUBIC_BETA) / 2 : sk->cwnd;
+    ca->found = true;   /* HyStart acts in the initial slow start only */
+    return fmax(floor(sk->cwnd * CUBIC_BETA), 2);   /* (cwnd * 717) >> 10 */
+}
+
+static void cubic_set_state(struct tn_cc_sock *sk, enum tn_ca_state st)
+{
+    if (st == TN_CA_LOSS)
+        TN_CC_PRIV(sk, struct cubic)->epoch_start = 0;
+}
+
+/* cubictcp_cwnd_event: back from idle, shift the epoch so the window stays on its curve */
+static void cubic_cwnd_event(struct tn_cc_sock *sk, enum tn_ca_event ev)
+{
+    struct cubic *ca = TN_CC_PRIV(sk, struct cubic);
+    if (ev == TN_CA_EVENT_TX_START && ca->epoch_start && sk->idle_ns > 0) {
+        ca->epoch_start += sk->idle_ns;
+        if (ca->epoch_start > sk->now_ns)
+            ca->epoch_start = sk->now_ns;
+    }
+}
+
+/* hystart_update, on every ACK in slow start (Linux samples all of them, window-limited or
+ * not) once the window is at least hystart_low_window. */
+static void cubic_pkts_acked(struct tn_cc_sock *sk)
+{
+    struct cubic *ca = TN_CC_PRIV(sk, struct cubic);
+    if (ca->found || !tn_cc_in_slow_start(sk) || sk->cwnd < HYSTART_LOW_WINDOW || sk->min_rtt_ms <= 0)
+        return;
+    if (ca->round != sk->round) {   /* bictcp_hystart_reset at the round's first ACK */
+        ca->round = sk->round;
+        ca->round_start = ca->last_ack = sk->round_start_ns;
+        ca->curr_rtt = INFINITY;
+        ca->samples = 0;
+    }
+    double delay_min = sk->min_rtt_ms;
+    /* ACK train: ACKs at most HYSTART_ACK_DELAY_MS apart since the round began, for longer than
+     * half the minimum RTT (plus that delay).  With 2 ms, ACKs clocked out of a 10 Mbit/s
+     * bottleneck (1.2 ms apart) made a train of every round and the exit came 2-4 rounds early. */
+    if ((double)(sk->now_ns - ca->last_ack) / 1e6 <= HYSTART_ACK_DELAY_MS) {
+        ca->last_ack = sk->now_ns;
+        double thresh = (delay_min + HYSTART_ACK_DELAY_MS) / 2;
+        double train = (double)(sk->now_ns - ca->round_start) / 1e6;
+        if (train > thresh) {
+            ca->found = true;
+            snprintf(sk->ss_exit_why, sizeof sk->ss_exit_why, "HyStart: ACK train of %.1f ms > %.1f ms",
+                     train, thresh);
+        }
+    }
+    /* Delay: the round's smallest RTT sample, once more than HYSTART_MIN_SAMPLES were taken,
+     * above the minimum by clamp(min/8, 4, 16) ms (HYSTART_DELAY_MIN/MAX) */
+    if (sk->rtt_ms > 0) {
+        if (sk->rtt_ms < ca->curr_rtt)
+            ca->curr_rtt = sk->rtt_ms;
+        if (ca->samples < HYSTART_MIN_SAMPLES) {
+            ca->samples++;
+        } else {
+            double thresh = delay_min / 8;
+            thresh = thresh < 4 ? 4 : thresh > 16 ? 16 : thresh;
+            if (ca->curr_rtt > delay_min + thresh) {
+                ca->found = true;
+                snprintf(sk->ss_exit_why, sizeof sk->ss_exit_why, "HyStart: round RTT %.1f ms > min %.1f + %.1f ms",
+                         ca->curr_rtt, delay_min, thresh);
+            }
+        }
+    }
+    if (ca->found) {
+        sk->ssthresh = sk->cwnd;
+        sk->ss_exit_now = true;
+    }
+}
+
+const struct tn_cc_ops tn_cc_cubic_ops = {
+    .name = "cubic",
+    .kind = "loss-based",
+    .init = cubic_init,
+    .ssthresh = cubic_ssthresh,
+    .cong_avoid = cubic_cong_avoid,
+    .set_state = cubic_set_state,
+    .undo_cwnd = tn_cc_reno_undo_cwnd,
+    .cwnd_event = cubic_cwnd_event,
+    .pkts_acked = cubic_pkts_acked,
+    .checked = "kernel tcp_probe of the samples/cubic-* runs (tests/unit/check_truth.c)",
+    .signature = "window to 0.7 x at a loss, then a cubic curve: concave up to the old maximum, convex beyond, independent of the RTT",
+};

@@ -1,0 +1,86 @@
+/* cc_hybla.c - TCP Hybla (C. Caini, R. Firrincieli, "TCP Hybla: a TCP enhancement for
+ * heterogeneous networks", Int. J. Satellite Commun. 22(5), 2004; Linux net/ipv4/tcp_hybla.c):
+ * the growth of a 25 ms reference connection (rtt0) whatever the RTT: with rho = RTT / rtt0
+ * (at least 1), slow start adds 2^rho - 1 and congestion avoidance rho^2 / cwnd per ACK.  At
+ * RTTs up to 25 ms it is Reno.  The decrease is Reno's. */
+#include <math.h>
+
+#include "cc.h"
+
+#define HYBLA_RTT0_MS 25.0
+
+struct hybla {
+    bool hybla_en;
+    double rho, rho2;          /* rho (at least 1) and rho^2, from the least smoothed RTT */
+    double min_srtt_ms;
+    double cents;              /* fractions of a segment, in 1/128 */
+};
+_Static_assert(sizeof(struct hybla) <= TN_CC_PRIV_SIZE, "hybla state fits in priv");
+
+static void recalc(struct tn_cc_sock *sk, struct hybla *ca)
+{
+    /* rho_3ls = max(srtt / rtt0, 1) in 1/8: rho keeps three fraction bits */
+    double rho_3ls = fmax(floor(sk->srtt_ms / HYBLA_RTT0_MS * 8), 8);
+    ca->rho = rho_3ls / 8;
+    ca->rho2 = floor(rho_3ls * rho_3ls * 2) / 128;
+}
+
+static void hybla_init(struct tn_cc_sock *sk)
+{
+    struct hybla *ca = TN_CC_PRIV(sk, struct hybla);
+    ca->rho = ca->rho2 = 1;
+    ca->hybla_en = true;
+    ca->min_srtt_ms = INFINITY;
+}
+
+static void hybla_set_state(struct tn_cc_sock *sk, enum tn_ca_state st)
+{
+    TN_CC_PRIV(sk, struct hybla)->hybla_en = st == TN_CA_OPEN;
+}
+
+static void hybla_cong_avoid(struct tn_cc_sock *sk, double acked)
+{
+    struct hybla *ca = TN_CC_PRIV(sk, struct hybla);
+    if (sk->srtt_ms > 0 && sk->srtt_ms < ca->min_srtt_ms) {   /* only a lower srtt recalculates */
+        recalc(sk, ca);
+        ca->min_srtt_ms = sk->srtt_ms;
+    }
+    if (!ca->hybla_en) {
+        tn_cc_reno_cong_avoid(sk, acked);
+        return;
+    }
+    double incr;   /* in 1/128 segment */
+    bool ss = tn_cc_in_slow_start(sk);
+    if (ss) {
+        incr = floor((pow(2, ca->rho) - 1) * 128);   /* 2^rho - 1 (Linux: fractions[] table) */
+    } else {
+        incr = floor(ca->rho2 * 128 / sk->cwnd);
+        if (incr < 128)
+            sk->cwnd_cnt++;
+    }
+    double odd = fmod(incr, 128);
+    sk->cwnd += floor(incr / 128);
+    ca->cents += odd;
+    while (ca->cents >= 128) {
+        sk->cwnd += 1;
+        ca->cents -= 128;
+        sk->cwnd_cnt = 0;
+    }
+    if (incr == 0 && odd == 0 && sk->cwnd_cnt >= sk->cwnd) {
+        sk->cwnd += 1;
+        sk->cwnd_cnt = 0;
+    }
+    if (ss)
+        sk->cwnd = fmin(sk->cwnd, sk->ssthresh);
+}
+
+const struct tn_cc_ops tn_cc_hybla_ops = {
+    .name = "hybla",
+    .kind = "loss-based",
+    .init = hybla_init,
+    .ssthresh = tn_cc_reno_ssthresh,
+    .cong_avoid = hybla_cong_avoid,
+    .set_state = hybla_set_state,
+    .undo_cwnd = tn_cc_reno_undo_cwnd,
+    .signature = "halves the window at a loss; grows (RTT/25 ms)^2 segments a round trip: Reno at 25 ms or less, faster the longer the RTT",
+};
