@@ -607,7 +607,8 @@ static void resolve_pending(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp
         inf->slowstart_end_ns = at;
         s->early_exit = true;
         size_t before = c->nevents;
-        tn_rec_event(ctx, c, sd, TN_EV_SLOWSTART_END, ctx->pkt, (uint64_t)pa->una, 0, "%s", hs);
+        if (ctx->pkt)   /* none at the end of the input: tn_infer_finish settles it */
+            tn_rec_event(ctx, c, sd, TN_EV_SLOWSTART_END, ctx->pkt, (uint64_t)pa->una, 0, "%s", hs);
         if (c->nevents > before) {
             c->events[before].t_ns = at;
             s->hystart_event = (long)before;
@@ -988,6 +989,8 @@ static int cmp_event(const void *x, const void *y)
 void tn_infer_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp)
 {
     struct tn_conn *c = &cp->pub;
+    const struct tn_pkt *last = ctx->pkt;
+    ctx->pkt = NULL;   /* the last packet read may be gone: ACKs resolved now have none */
     for (int d = 0; d < 2; d++) {
         struct tn_sender *s = cp->dp[d].snd;
         if (!s || !c->d[d].data_seen)
@@ -1015,4 +1018,5 @@ void tn_infer_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp)
     c->nevents = kept;
     if (c->nevents > 1)
         qsort(c->events, c->nevents, sizeof *c->events, cmp_event);
+    ctx->pkt = last;
 }
