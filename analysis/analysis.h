@@ -416,14 +416,17 @@ struct tn_conn {
     /* recorded history (only when the analysis config asks for it) */
     struct tn_event *events;
     size_t nevents, cap_events;
-    struct tn_series series[2][TN_SER_COUNT];
+    /* [dir][kind]; every connection's series read as empty until one is recorded (then the
+     * 2 x TN_SER_COUNT array is allocated: connections without history carry one pointer) */
+    struct tn_series (*series)[TN_SER_COUNT];
     struct tn_pktrec *pkts;
     size_t npkts, cap_pkts;
     size_t pkt_limit;          /* merge at this many records (packet_cap, doubled when merging
                                 * frees too little) */
     struct tn_dfcp_block *blocks;   /* DFCP: by block number (serial order) after finish */
     size_t nblocks, cap_blocks;
-    struct tn_dfcp_infer dfcp;      /* DFCP inference (issue 5) */
+    struct tn_dfcp_infer *dfcp;     /* DFCP inference (issue 5); TCP connections share an
+                                     * empty read-only one */
 };
 
 /* Per-trace totals. */

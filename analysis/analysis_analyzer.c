@@ -29,15 +29,28 @@ struct tn_analyzer *tn_analyzer_new(const struct tn_analysis_cfg *cfg)
     return a;
 }
 
+/* The DFCP results of a TCP connection: none (read-only, shared). */
+static const struct tn_dfcp_infer no_dfcp;
+
+/* The analysis state of a connection (not its summary, not its records). */
+static void free_state(struct tn_conn_priv *cp)
+{
+    tn_tcp_conn_free(cp);
+    free(cp->dfcp);
+    cp->dfcp = NULL;
+}
+
 void tn_analyzer_free(struct tn_analyzer *a)
 {
     if (!a)
         return;
     for (size_t i = 0; i < a->nconns; i++) {
         if (!a->conns[i]->pub.retired) {   /* a retired one is a bare struct tn_conn */
-            tn_tcp_conn_free(a->conns[i]);
+            free_state(a->conns[i]);
             tn_conn_free_records(&a->conns[i]->pub);
         }
+        if (a->conns[i]->pub.dfcp != &no_dfcp)
+            free(a->conns[i]->pub.dfcp);
         free(a->conns[i]);
     }
     free(a->conns);
@@ -102,6 +115,7 @@ static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt 
     c->first = p->ts;
     c->last = p->ts;
     c->dfcp_over_udp = p->kind == TN_PK_DFCP && p->dfcp.over_udp;
+    c->series = tn_no_series;
     c->hs_rtt_ms = -1;
     c->hs_half_ms[0] = c->hs_half_ms[1] = -1;
     for (int d = 0; d < 2; d++) {
@@ -110,6 +124,11 @@ static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt 
     }
     cp->hash = hash;
     cp->rst_dir = -1;
+    c->dfcp = (struct tn_dfcp_infer *)&no_dfcp;
+    if (p->kind == TN_PK_DFCP) {
+        cp->dfcp = tn_xcalloc(1, sizeof *cp->dfcp);
+        c->dfcp = tn_xcalloc(1, sizeof *c->dfcp);
+    }
     tn_grow((void **)&a->conns, &a->cap, a->nconns + 1, sizeof *a->conns);
     a->conns[a->nconns++] = cp;
     tn_grow((void **)&a->active, &a->cap_active, a->nactive + 1, sizeof *a->active);
@@ -219,7 +238,7 @@ size_t tn_analyzer_retire_idle(struct tn_analyzer *a, int64_t now_ns, int64_t id
             continue;
         }
         finish_conn(a, cp);
-        tn_tcp_conn_free(cp);
+        free_state(cp);
         tn_conn_free_records(&cp->pub);
         struct tn_conn *summary = tn_xmalloc(sizeof *summary);
         *summary = cp->pub;
@@ -230,7 +249,6 @@ size_t tn_analyzer_retire_idle(struct tn_analyzer *a, int64_t now_ns, int64_t id
         summary->npkts = summary->cap_pkts = 0;
         summary->blocks = NULL;
         summary->nblocks = summary->cap_blocks = 0;
-        memset(summary->series, 0, sizeof summary->series);
         free(cp);
         /* the priv part is gone: only code that checks pub.retired may see this pointer */
         a->conns[k] = (struct tn_conn_priv *)(void *)summary;

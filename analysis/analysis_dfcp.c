@@ -30,7 +30,7 @@ static void handshake_rtt(struct tn_conn_priv *cp, int64_t t)
 
 static void established(struct tn_conn_priv *cp, int64_t t)
 {
-    struct tn_dfcp_infer *inf = &cp->pub.dfcp;
+    struct tn_dfcp_infer *inf = cp->pub.dfcp;
     if (inf->established_ns)
         return;
     inf->established_ns = t;
@@ -40,7 +40,7 @@ static void established(struct tn_conn_priv *cp, int64_t t)
 static void on_syn(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_dfcp *h, int64_t t)
 {
     struct tn_conn *c = &cp->pub;
-    struct tn_dfcp_infer *inf = &c->dfcp;
+    struct tn_dfcp_infer *inf = c->dfcp;
     c->d[d].syn++;
     c->handshake_seen = true;
     if (inf->syn_seen)
@@ -61,7 +61,7 @@ static void on_syn(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_dfcp 
 static void on_synack(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_dfcp *h, int64_t t)
 {
     struct tn_conn *c = &cp->pub;
-    struct tn_dfcp_infer *inf = &c->dfcp;
+    struct tn_dfcp_infer *inf = c->dfcp;
     c->d[d].syn++;
     c->synack_seen = true;
     if (inf->synack_seen)
@@ -74,7 +74,7 @@ static void on_synack(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_df
     if (!inf->syn_seen)
         inf->init_block = h->block;
     reach(inf, TN_DFCP_S_SYN_RECV);
-    cp->dfcp.synack_pending = true;
+    cp->dfcp->synack_pending = true;
     if (d == TN_B2A)
         cp->hs_synack_ns = t;
 }
@@ -83,8 +83,8 @@ static void on_synack(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_df
  * FIN_WAIT2) or a SYNACK (-> ESTABLISHED). */
 static void on_ack(struct tn_conn_priv *cp, enum tn_dir d, int64_t t)
 {
-    struct tn_dfcp_infer *inf = &cp->pub.dfcp;
-    struct tn_dfcp_priv *pv = &cp->dfcp;
+    struct tn_dfcp_infer *inf = cp->pub.dfcp;
+    struct tn_dfcp_priv *pv = cp->dfcp;
     enum tn_dir o = d == TN_A2B ? TN_B2A : TN_A2B;
     if (pv->finack_seen[o]) {
         reach(inf, TN_DFCP_S_TIME_WAIT);
@@ -107,8 +107,8 @@ void tn_dfcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
 {
     struct tn_conn *c = &cp->pub;
     struct tn_dir_stats *ds = &c->d[d];
-    struct tn_dfcp_infer *inf = &c->dfcp;
-    struct tn_dfcp_priv *pv = &cp->dfcp;
+    struct tn_dfcp_infer *inf = c->dfcp;
+    struct tn_dfcp_priv *pv = cp->dfcp;
     const struct tn_dfcp *h = &p->dfcp;
     int64_t t = tn_time_ns(p->ts);
 

@@ -116,10 +116,10 @@ static void inflight_account(struct tn_dfcp_dir *dd, uint16_t window, int64_t t)
 static void inflight_set(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                          struct tn_dfcp_dir *dd, uint32_t v, int64_t t)
 {
-    inflight_account(dd, c->dfcp.window, t);
+    inflight_account(dd, c->dfcp->window, t);
     dd->inflight = v;
-    if (v > c->dfcp.inflight_max)
-        c->dfcp.inflight_max = v;
+    if (v > c->dfcp->inflight_max)
+        c->dfcp->inflight_max = v;
     tn_rec_series(ctx, c, d, TN_SER_DFCP_BLOCKS_INFLIGHT, t, v);
 }
 
@@ -165,7 +165,7 @@ void tn_dfcp_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
                   const struct tn_pkt *p)
 {
     struct tn_conn *c = &cp->pub;
-    struct tn_dfcp_dir *dd = &cp->dfcp.dir[d];
+    struct tn_dfcp_dir *dd = &cp->dfcp->dir[d];
     const struct tn_dfcp *h = &p->dfcp;
     int64_t t = tn_time_ns(p->ts);
 
@@ -175,20 +175,20 @@ void tn_dfcp_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
     }
     dd->data_pkts++;
     dd->last_data_ns = t;
-    if (!c->dfcp.data_seen || dd->data_pkts > cp->dfcp.dir[c->dfcp.data_dir].data_pkts) {
-        c->dfcp.data_seen = true;
-        c->dfcp.data_dir = (uint8_t)d;
+    if (!c->dfcp->data_seen || dd->data_pkts > cp->dfcp->dir[c->dfcp->data_dir].data_pkts) {
+        c->dfcp->data_seen = true;
+        c->dfcp->data_dir = (uint8_t)d;
     }
-    if (d == c->dfcp.data_dir) {
-        c->dfcp.acking = h->flags & TN_DFCP_F_ACKING;
-        c->dfcp.encoded = h->flags & TN_DFCP_F_ENCODED;
-        c->dfcp.n = h->n;
-        c->dfcp.window = h->window;
-        c->dfcp.k = h->k;
-        if (p->payload_len > c->dfcp.symbol_size)
-            c->dfcp.symbol_size = p->payload_len;
+    if (d == c->dfcp->data_dir) {
+        c->dfcp->acking = h->flags & TN_DFCP_F_ACKING;
+        c->dfcp->encoded = h->flags & TN_DFCP_F_ENCODED;
+        c->dfcp->n = h->n;
+        c->dfcp->window = h->window;
+        c->dfcp->k = h->k;
+        if (p->payload_len > c->dfcp->symbol_size)
+            c->dfcp->symbol_size = p->payload_len;
     }
-    inflight_account(dd, c->dfcp.window, t);
+    inflight_account(dd, c->dfcp->window, t);
     dd->area_at_data = dd->inflight_area;
     dd->full_at_data = dd->full_ns;
     interval_flush(ctx, c, d, dd, t);
@@ -238,7 +238,7 @@ void tn_dfcp_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
         if (h->sym_idx > b->max_idx)
             b->max_idx = h->sym_idx;
     } else {
-        c->dfcp.bad_symidx++;
+        c->dfcp->bad_symidx++;
     }
     b->bytes += p->payload_len;
     b->last_ns = t;
@@ -280,7 +280,7 @@ void tn_dfcp_back(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
 {
     struct tn_conn *c = &cp->pub;
     enum tn_dir dd_dir = other(d);                 /* the data's direction */
-    struct tn_dfcp_dir *dd = &cp->dfcp.dir[dd_dir];
+    struct tn_dfcp_dir *dd = &cp->dfcp->dir[dd_dir];
     const struct tn_dfcp *h = &p->dfcp;
     int64_t t = tn_time_ns(p->ts);
 
@@ -310,8 +310,8 @@ void tn_dfcp_back(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
     if (!(b->bflags & TN_DFCP_BF_NO_DATA)) {
         double first_ms = (double)(t - b->first_ns) / 1e6;
         double last_ms = (double)(t - b->last_ns) / 1e6;
-        tn_stat_add(&c->dfcp.back_first_ms, first_ms);
-        tn_stat_add(&c->dfcp.back_last_ms, last_ms);
+        tn_stat_add(&c->dfcp->back_first_ms, first_ms);
+        tn_stat_add(&c->dfcp->back_last_ms, last_ms);
         tn_rec_series(ctx, c, dd_dir, TN_SER_DFCP_BACK_LATENCY, t, first_ms);
         snprintf(lat, sizeof lat, "%.3f/%.3f ms after first/last sym", first_ms, last_ms);
     }
@@ -457,9 +457,9 @@ static void limiter(const struct tn_conn *c, struct tn_dfcp_infer *inf, double p
 static void summarize(struct tn_conn_priv *cp)
 {
     struct tn_conn *c = &cp->pub;
-    struct tn_dfcp_infer *inf = &c->dfcp;
+    struct tn_dfcp_infer *inf = c->dfcp;
     enum tn_dir dd_dir = (enum tn_dir)inf->data_dir;
-    struct tn_dfcp_dir *dd = &cp->dfcp.dir[dd_dir];
+    struct tn_dfcp_dir *dd = &cp->dfcp->dir[dd_dir];
     for (size_t i = 0; i < c->nblocks; i++) {
         const struct tn_dfcp_block *b = &c->blocks[i];
         if (b->dir != (uint8_t)dd_dir)
@@ -528,7 +528,7 @@ void tn_dfcp_blocks_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp)
                          b->symbols_seen, b->n);
     }
     for (int d = 0; d < 2; d++) {
-        struct tn_dfcp_dir *dd = &cp->dfcp.dir[d];
+        struct tn_dfcp_dir *dd = &cp->dfcp->dir[d];
         if (dd->iv_end)
             interval_flush(ctx, c, (enum tn_dir)d, dd, dd->iv_end);   /* the last, partial one */
     }
@@ -543,10 +543,10 @@ void tn_dfcp_blocks_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp)
                 base[d] = c->blocks[i].block;   /* the first block to appear */
                 break;
             }
-    if (c->dfcp.syn_seen || c->dfcp.synack_seen)
-        base[c->dfcp.data_dir] = c->dfcp.init_block;
+    if (c->dfcp->syn_seen || c->dfcp->synack_seen)
+        base[c->dfcp->data_dir] = c->dfcp->init_block;
     if (c->nblocks > 1)
         qsort_r(c->blocks, c->nblocks, sizeof *c->blocks, cmp_block, base);
     for (int d = 0; d < 2; d++)
-        cp->dfcp.dir[d].hint = cp->dfcp.dir[d].oldest = 0;
+        cp->dfcp->dir[d].hint = cp->dfcp->dir[d].oldest = 0;
 }

@@ -22,7 +22,7 @@ double tn_conn_goodput_bps(const struct tn_conn *c)
     if (d <= 0)
         return 0;
     if (c->proto == TN_PK_DFCP)   /* source bytes of decoded blocks, over the same duration */
-        return c->dfcp.goodput_bps * c->dfcp.duration_s / d;
+        return c->dfcp->goodput_bps * c->dfcp->duration_s / d;
     return (double)(c->d[TN_A2B].unique_bytes + c->d[TN_B2A].unique_bytes) * 8 / d;
 }
 

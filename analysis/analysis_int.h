@@ -77,8 +77,8 @@ enum tn_episode { TN_EP_NONE = 0, TN_EP_RECOVERY, TN_EP_RTO };
 struct tn_sender {
     struct tn_seg *segs;       /* ring, grown on demand (memory follows the window) */
     unsigned seg_head, seg_n, seg_cap;
-    struct tn_tsent ts[TN_TS_RING];
-    unsigned ts_head, ts_n;
+    struct tn_tsent *ts;       /* ring, grown on demand up to TN_TS_RING */
+    unsigned ts_head, ts_n, ts_cap;
     struct tn_gap sacked[TN_MAX_SACKED];
     unsigned nsacked;
     int64_t una;               /* cumulative ACK received (relative) */
@@ -121,7 +121,8 @@ struct tn_sender {
     int64_t tlp_end;           /* snd_nxt when a probe was retransmitted, awaiting an ACK beyond (0: none) */
     bool tlp_dsack;            /* a D-SACK said the probe was not needed */
     int64_t first_send_ns;
-    struct tn_gap rexmits[TN_REXMIT_RING];   /* recent retransmitted ranges (D-SACK matching) */
+    struct tn_gap *rexmits;    /* [TN_REXMIT_RING] recent retransmitted ranges (D-SACK
+                                * matching), allocated at the first retransmission */
     unsigned rexmit_next;
     int64_t limiter_ns[TN_LIM_COUNT];        /* time spent under each rate limiter */
     int64_t prev_ack_ns;
@@ -132,7 +133,8 @@ struct tn_sender {
     struct tn_event first_loss;/* the slowstart_end a first loss would give (t_ns 0: none) */
     double beta_before;        /* flight when the current fast recovery began (segments) */
     bool beta_pending;         /* waiting for the first flight after that recovery */
-    double betas[TN_BETA_MAX]; /* flight after / flight before, per fast recovery */
+    double *betas;             /* [TN_BETA_MAX] flight after / flight before, per fast
+                                * recovery; allocated at the first */
     unsigned nbetas;
     double reno_sacked;        /* without SACK: segments known to have left (one per dupack) */
     int64_t last_interval_end; /* throughput/goodput series */
@@ -142,14 +144,15 @@ struct tn_sender {
 };
 
 struct tn_dir_priv {
-    struct tn_gap gaps[TN_MAX_GAPS];
+    struct tn_gap *gaps;       /* [TN_MAX_GAPS], allocated at the first gap */
     unsigned ngaps;
     bool fin_seen;
     int64_t fin_rel;           /* sequence number of the first FIN (relative) */
     bool probe_pending;        /* a window-probe byte not yet sent for real */
     int64_t probe_rel;
     bool dfcp_block_set;
-    struct tn_sender *snd;     /* allocated at the connection's first data (TCP) */
+    struct tn_sender *snd;     /* allocated at the first use of the sender's state (TCP) */
+    uint32_t snd_mss;          /* its segment size, fixed when the sender became known (0: not yet) */
 };
 
 /* DFCP bookkeeping of one connection (analysis_dfcp*.c).  Fixed size: no allocation besides
@@ -193,7 +196,9 @@ struct tn_conn_priv {
     bool syn_rto_open[2];              /* a handshake timeout episode of that side is open */
     uint32_t rst_ack;                  /* the last RST with ACK: what it answered */
     int8_t rst_dir;                    /* its direction, -1 when none */
-    struct tn_dfcp_priv dfcp;          /* DFCP connections only */
+    struct tn_dfcp_priv *dfcp;         /* DFCP connections only (NULL for TCP) */
+    bool inferred;                     /* TCP inference finished (closed both ways, or end of
+                                        * input) and its state freed */
 };
 
 /* Flow table: 5-tuple -> connection (both directions map to one).  Every byte is set by
@@ -232,6 +237,8 @@ void tn_dfcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *c, enum 
 void tn_tcp_conn_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *c);
 void tn_dfcp_conn_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *c);
 void tn_tcp_conn_free(struct tn_conn_priv *c);
+/* Free the inference state of the senders (after tn_infer_finish). */
+void tn_infer_release(struct tn_conn_priv *cp);
 /* DFCP blocks (analysis_dfcp_blocks.c), called by analysis_dfcp.c. */
 void tn_dfcp_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
                   const struct tn_pkt *p);
@@ -320,6 +327,10 @@ void tn_rec_event(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                   enum tn_event_kind k, const struct tn_pkt *p, uint64_t seq, uint32_t len,
                   const char *fmt, ...) __attribute__((format(printf, 8, 9)));
 struct tn_pktrec *tn_rec_packet(struct tn_analyzer_ctx *ctx, struct tn_conn *c);
+/* The series of a connection with none recorded yet (read-only: shared by all of them). */
+extern struct tn_series tn_no_series[2][TN_SER_COUNT];
+/* Series k of direction d for writing (the connection's series allocated at the first). */
+struct tn_series *tn_conn_series(struct tn_conn *c, enum tn_dir d, enum tn_series_kind k);
 void tn_conn_free_records(struct tn_conn *c);
 /* Does this packet start a new connection on a key whose connection c has ended? */
 bool tn_tcp_conn_is_reuse(const struct tn_conn_priv *c, enum tn_dir d, const struct tn_pkt *p);

@@ -14,7 +14,7 @@ void tn_conn_live_get(const struct tn_conn *c, enum tn_dir d, struct tn_conn_liv
     if (c->retired)   /* a summary only: no live state left */
         return;
     if (c->proto == TN_PK_DFCP) {
-        out->dfcp_inflight = cp->dfcp.dir[d].inflight;
+        out->dfcp_inflight = cp->dfcp->dir[d].inflight;
         out->inflight_bytes = -1;
         return;
     }

@@ -113,12 +113,21 @@ double tn_stat_stdev(const struct tn_stat *s)
     return var > 0 ? sqrt(var) : 0;
 }
 
+struct tn_series tn_no_series[2][TN_SER_COUNT];
+
+struct tn_series *tn_conn_series(struct tn_conn *c, enum tn_dir d, enum tn_series_kind k)
+{
+    if (c->series == tn_no_series)
+        c->series = tn_xcalloc(2, sizeof *c->series);
+    return &c->series[d][k];
+}
+
 void tn_rec_series(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                    enum tn_series_kind k, int64_t t_ns, double v)
 {
     if (!ctx->cfg->record_series)
         return;
-    struct tn_series *s = &c->series[d][k];
+    struct tn_series *s = tn_conn_series(c, d, k);
     tn_grow((void **)&s->pts, &s->cap, s->n + 1, sizeof *s->pts);
     s->pts[s->n++] = (struct tn_point){t_ns, v};
 }
@@ -222,9 +231,13 @@ void tn_conn_free_records(struct tn_conn *c)
 {
     free(c->events);
     free(c->pkts);
-    for (int d = 0; d < 2; d++)
-        for (int k = 0; k < TN_SER_COUNT; k++)
-            free(c->series[d][k].pts);
+    if (c->series != tn_no_series) {
+        for (int d = 0; d < 2; d++)
+            for (int k = 0; k < TN_SER_COUNT; k++)
+                free(c->series[d][k].pts);
+        free(c->series);
+        c->series = tn_no_series;
+    }
     for (size_t i = 0; i < c->nblocks; i++)
         free(c->blocks[i].seen);
     free(c->blocks);

@@ -7,6 +7,8 @@
 
 static void gap_push(struct tn_dir_priv *dp, struct tn_gap g)
 {
+    if (!dp->gaps)   /* most directions never see a gap: no room until the first */
+        dp->gaps = tn_xcalloc(TN_MAX_GAPS, sizeof *dp->gaps);
     if (dp->ngaps == TN_MAX_GAPS) {   /* forget the lowest (oldest) gap */
         memmove(&dp->gaps[0], &dp->gaps[1], (TN_MAX_GAPS - 1) * sizeof dp->gaps[0]);
         dp->ngaps--;
@@ -248,6 +250,37 @@ static void record_packet(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, 
     }
 }
 
+/* Both FINs sent and acknowledged: the senders have nothing left to send (RFC 9293 §3.6: after
+ * the last ACK only a FIN resent for a lost ACK can follow).  The inference is finished here
+ * and its state freed, so that memory follows the connections that are open. */
+static bool closed_both_ways(const struct tn_conn_priv *cp)
+{
+    const struct tn_conn *c = &cp->pub;
+    if (!c->closed)
+        return false;
+    for (int d = 0; d < 2; d++) {
+        const struct tn_dir_stats *rs = &c->d[!d];
+        if (!cp->dp[d].fin_seen || !rs->ack_set || tn_rel_seq(&c->d[d], rs->last_ack_raw) <= cp->dp[d].fin_rel)
+            return false;
+    }
+    return true;
+}
+
+/* A packet after the inference finished: the counters and records only. */
+static void counters_only(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                          const struct tn_pkt *p, bool fin_again, bool pure, uint32_t win)
+{
+    struct tn_seginfo si;
+    bool data = p->payload_len > 0;
+    if (data)
+        on_data(cp, d, p, &si);
+    if (fin_again && (!data || si.cls != TN_SEG_REXMIT))
+        cp->pub.d[d].rexmit_pkts++;
+    if (p->tcp.flags & TN_TCP_ACK)
+        on_ack(cp, d, p, pure);
+    record_packet(ctx, cp, d, p, data ? &si : NULL, win);
+}
+
 void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
                      const struct tn_pkt *p)
 {
@@ -296,6 +329,10 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
     bool pure = p->payload_len == 0 && !(fl & (TN_TCP_SYN | TN_TCP_FIN | TN_TCP_RST));
     if (pure && (fl & TN_TCP_ACK))
         ds->pure_acks++;
+    if (cp->inferred) {   /* closed: the counters go on, the inference was finished */
+        counters_only(ctx, cp, d, p, fin_again, pure, win);
+        return;
+    }
     tn_infer_handshake(ctx, cp, d, p);
     tn_infer_ts(ctx, cp, d, p);
     struct tn_seginfo si;
@@ -317,11 +354,17 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
     if (!(fl & TN_TCP_RST))
         tn_infer_window(ctx, cp, d, p, win);
     record_packet(ctx, cp, d, p, data ? &si : NULL, win);
+    if (closed_both_ways(cp))
+        tn_tcp_conn_finish(ctx, cp);
 }
 
 void tn_tcp_conn_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp)
 {
+    if (cp->inferred)
+        return;
     tn_infer_finish(ctx, cp);
+    tn_infer_release(cp);
+    cp->inferred = true;
 }
 
 bool tn_tcp_conn_is_reuse(const struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p)

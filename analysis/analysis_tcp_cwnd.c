@@ -550,7 +550,6 @@ bool tn_cc_ss_exit_of(const struct tn_cc_model *m, enum tn_cc_flavor f, int64_t 
 void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                   struct tn_cc_model *m, struct tn_tcp_infer *inf, double *betas, unsigned nbetas)
 {
-    (void)ctx;
     struct tn_cc_fit fits[NFLAV];
     for (int i = 0; i < NFLAV; i++) {
         struct flavour_run *r = &m->f[i];
@@ -587,15 +586,17 @@ void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
     inf->model_bw_bps = inf->model_min_rtt_ms = 0;
     if (chosen->ops->get_info)
         chosen->ops->get_info(&chosen->sk, &inf->model_bw_bps, &inf->model_min_rtt_ms);
+    if (!ctx->cfg->record_series)   /* the models recorded no windows (tn_cc_record) */
+        return;
     for (int i = 0; i < NFLAV; i++) {
         step_close(&m->f[i].cw);
         step_close(&m->f[i].ss);
-        struct tn_series *fs = &c->series[d][TN_SER_CWND_RENO + i];
+        struct tn_series *fs = tn_conn_series(c, d, (enum tn_series_kind)(TN_SER_CWND_RENO + i));
         if (i == best)
             copy_series(fs, &m->f[i].cw.s);
         else
             move_series(fs, &m->f[i].cw.s);
     }
-    move_series(&c->series[d][TN_SER_CWND_EST], &m->f[best].cw.s);
-    move_series(&c->series[d][TN_SER_SSTHRESH_EST], &m->f[best].ss.s);
+    move_series(tn_conn_series(c, d, TN_SER_CWND_EST), &m->f[best].cw.s);
+    move_series(tn_conn_series(c, d, TN_SER_SSTHRESH_EST), &m->f[best].ss.s);
 }

@@ -18,17 +18,29 @@ static double ms_between(int64_t later, int64_t earlier)
 
 static double sender_half_ms(const struct tn_conn_priv *cp, enum tn_dir d);
 
+/* The segment size sender d's window is counted in, fixed when the sender first becomes known
+ * (its state is allocated later, at its first use). */
+static void fix_sender_mss(struct tn_conn_priv *cp, enum tn_dir d)
+{
+    struct tn_dir_priv *dp = &cp->dp[d];
+    if (dp->snd_mss)
+        return;
+    const struct tn_dir_stats *rs = &cp->pub.d[!d];
+    const struct tn_dir_stats *ds = &cp->pub.d[d];
+    /* Linux counts cwnd in segments of mss_cache: the MSS minus the timestamp option */
+    uint32_t mss = rs->mss_seen && rs->mss ? rs->mss : 1460;
+    if (ds->ts_seen && rs->ts_seen && mss > 12)
+        mss -= 12;
+    dp->snd_mss = mss;
+}
+
 static struct tn_sender *sender_of(struct tn_conn_priv *cp, enum tn_dir d)
 {
     struct tn_dir_priv *dp = &cp->dp[d];
     if (!dp->snd) {
+        fix_sender_mss(cp, d);
         dp->snd = tn_xcalloc(1, sizeof *dp->snd);
-        const struct tn_dir_stats *rs = &cp->pub.d[!d];
-        const struct tn_dir_stats *ds = &cp->pub.d[d];
-        /* Linux counts cwnd in segments of mss_cache: the MSS minus the timestamp option */
-        uint32_t mss = rs->mss_seen && rs->mss ? rs->mss : 1460;
-        if (ds->ts_seen && rs->ts_seen && mss > 12)
-            mss -= 12;
+        uint32_t mss = dp->snd_mss;
         dp->snd->mss = mss;
         dp->snd->models = tn_cc_new(mss);
         dp->snd->min_rtt_ms = -1;
@@ -41,10 +53,23 @@ static struct tn_sender *sender_of(struct tn_conn_priv *cp, enum tn_dir d)
 void tn_tcp_conn_free(struct tn_conn_priv *cp)
 {
     for (int d = 0; d < 2; d++) {
+        free(cp->dp[d].gaps);
+        cp->dp[d].gaps = NULL;
+        cp->dp[d].ngaps = 0;
+    }
+    tn_infer_release(cp);
+}
+
+void tn_infer_release(struct tn_conn_priv *cp)
+{
+    for (int d = 0; d < 2; d++) {
         if (cp->dp[d].snd) {
             tn_cc_free(cp->dp[d].snd->models);
             free(cp->dp[d].snd->segs);
             free(cp->dp[d].snd->pend);
+            free(cp->dp[d].snd->ts);
+            free(cp->dp[d].snd->rexmits);
+            free(cp->dp[d].snd->betas);
             free(cp->dp[d].snd);
             cp->dp[d].snd = NULL;
         }
@@ -195,13 +220,14 @@ static double seg_ack(struct tn_sender *s, int64_t ack, int64_t t)
 
 static void ts_push(struct tn_sender *s, uint32_t val, int64_t t)
 {
-    if (s->ts_n && s->ts[(s->ts_head + s->ts_n - 1) % TN_TS_RING].val == val)
+    if (s->ts_n && s->ts[(s->ts_head + s->ts_n - 1) % s->ts_cap].val == val)
         return;   /* only the first segment carrying a TSval times it */
-    if (s->ts_n == TN_TS_RING) {
-        s->ts_head = (s->ts_head + 1) % TN_TS_RING;
+    if (s->ts_n == s->ts_cap &&
+        !tn_ring_grow((void **)&s->ts, &s->ts_cap, &s->ts_head, s->ts_n, sizeof *s->ts, TN_TS_RING)) {
+        s->ts_head = (s->ts_head + 1) % s->ts_cap;
         s->ts_n--;
     }
-    s->ts[(s->ts_head + s->ts_n) % TN_TS_RING] = (struct tn_tsent){val, t};
+    s->ts[(s->ts_head + s->ts_n) % s->ts_cap] = (struct tn_tsent){val, t};
     s->ts_n++;
 }
 
@@ -211,7 +237,7 @@ static double ts_echo(struct tn_sender *s, uint32_t ecr, int64_t t)
         struct tn_tsent *e = &s->ts[s->ts_head];
         if (tn_seq_gt(e->val, ecr))
             return -1;
-        s->ts_head = (s->ts_head + 1) % TN_TS_RING;
+        s->ts_head = (s->ts_head + 1) % s->ts_cap;
         s->ts_n--;
         if (e->val == ecr)
             return ms_between(t, e->t_ns);
@@ -443,6 +469,8 @@ static void on_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
         s->last_head_rexmit_start = si->start;
     }
     seg_mark_rexmit(s, si->start, si->end);
+    if (!s->rexmits)
+        s->rexmits = tn_xcalloc(TN_REXMIT_RING, sizeof *s->rexmits);
     s->rexmits[s->rexmit_next++ % TN_REXMIT_RING] = (struct tn_gap){.lo = si->start, .hi = si->end, .t_ns = t};
     s->last_rexmit_end = si->end;
     s->last_rexmit_ns = t;
@@ -615,6 +643,8 @@ static void resolve_pending(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp
         }
     }
     if (s->beta_pending && !pa->in_episode && sent_flight_max > 0) {
+        if (!s->betas)
+            s->betas = tn_xcalloc(TN_BETA_MAX, sizeof *s->betas);
         if (s->nbetas < TN_BETA_MAX)
             s->betas[s->nbetas++] = (double)sent_flight_max / s->mss / s->beta_before;
         s->beta_pending = false;
@@ -703,7 +733,7 @@ void tn_infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn
 /* Was [lo, hi) (or part of it) retransmitted recently? */
 static bool was_rexmitted(const struct tn_sender *s, int64_t lo, int64_t hi)
 {
-    for (unsigned i = 0; i < TN_REXMIT_RING; i++) {
+    for (unsigned i = 0; s->rexmits && i < TN_REXMIT_RING; i++) {
         const struct tn_gap *g = &s->rexmits[i];
         if (g->hi > g->lo && g->lo < hi && lo < g->hi)
             return true;
@@ -937,9 +967,11 @@ void tn_infer_window(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
 {
     struct tn_conn *c = &cp->pub;
     enum tn_dir sd = (enum tn_dir)!d;
-    struct tn_sender *s = sender_of(cp, sd);
-    if (p->tcp.flags & TN_TCP_SYN)
+    if (p->tcp.flags & TN_TCP_SYN) {   /* a lone SYN allocates no sender state */
+        fix_sender_mss(cp, sd);
         return;
+    }
+    struct tn_sender *s = sender_of(cp, sd);
     if (win != s->rwnd || !s->rwnd_seen)
         tn_rec_series(ctx, c, sd, TN_SER_RWND, tn_time_ns(p->ts), (double)win);
     s->rwnd_seen = true;

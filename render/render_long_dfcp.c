@@ -47,7 +47,7 @@ static void ms_or_dash(char *buf, size_t len, int64_t t, int64_t t0)
 
 static void life_rows(FILE *out, const struct tn_conn *c)
 {
-    const struct tn_dfcp_infer *f = &c->dfcp;
+    const struct tn_dfcp_infer *f = c->dfcp;
     int64_t t0 = tn_time_ns(c->first);
     char a[32], b[32], st[160] = "";
     size_t len = 0;
@@ -82,7 +82,7 @@ static void life_rows(FILE *out, const struct tn_conn *c)
 
 static void block_rows(FILE *out, const struct tn_conn *c)
 {
-    const struct tn_dfcp_infer *f = &c->dfcp;
+    const struct tn_dfcp_infer *f = c->dfcp;
     if (!f->data_seen && !f->blocks)
         return;
     fprintf(out, "\tdata direction:   %s, n %u, k %u, symbol %u bytes, window %u, %s%s\n",

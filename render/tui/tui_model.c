@@ -243,10 +243,10 @@ static void update_row(struct tn_tui_row *r, const struct tn_conn *c, int64_t no
     tn_conn_live_get(c, m, &r->live);
     if (c->proto == TN_PK_DFCP) {
         r->dfcp_blocks = c->d[m].dfcp_blocks;
-        r->dfcp_decoded = c->dfcp.decoded;
-        r->dfcp_failed = c->dfcp.failed;
+        r->dfcp_decoded = c->dfcp->decoded;
+        r->dfcp_failed = c->dfcp->failed;
         r->dfcp_window = c->d[m].dfcp_window;
-        r->max_inflight = c->dfcp.inflight_max;
+        r->max_inflight = c->dfcp->inflight_max;
     }
     update_rate(r, now, r->data_bytes[m]);
 }

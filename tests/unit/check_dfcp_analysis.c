@@ -133,7 +133,7 @@ START_TEST(test_syn_retries_and_parameters)
     feed(dp(false, TN_DFCP_T_SYNACK, 7, 0, 0, 1010));
     feed(dp(true, TN_DFCP_T_ACK, 7, 0, 0, 1010.5));
     const struct tn_conn *c = finish();
-    const struct tn_dfcp_infer *f = &c->dfcp;
+    const struct tn_dfcp_infer *f = c->dfcp;
     ck_assert(c->handshake_seen);
     ck_assert_int_eq(tn_conn_state(c), TN_ST_OPEN);
     ck_assert_uint_eq(f->syn_retries, 2);
@@ -165,8 +165,8 @@ START_TEST(test_synack_retry_and_data_establishes)
     feed(dp(false, TN_DFCP_T_SYNACK, 0, 0, 0, 520));
     feed(dp(true, TN_DFCP_T_DATA, 0, 0, 1000, 530));
     const struct tn_conn *c = finish();
-    ck_assert_uint_eq(c->dfcp.synack_retries, 1);
-    ck_assert_int_eq(c->dfcp.established_ns, BASE_NS + 530000000);
+    ck_assert_uint_eq(c->dfcp->synack_retries, 1);
+    ck_assert_int_eq(c->dfcp->established_ns, BASE_NS + 530000000);
     ck_assert(c->hs_rtt_ms < 0);                   /* no handshake ACK seen */
 }
 END_TEST
@@ -185,7 +185,7 @@ START_TEST(test_block_with_missing_symbols)
     feed(dp(false, TN_DFCP_T_BACK, 0, 0, 0, 10));
     feed(dp(false, TN_DFCP_T_BACK, 1, 0, 0, 12));
     const struct tn_conn *c = finish();
-    const struct tn_dfcp_infer *f = &c->dfcp;
+    const struct tn_dfcp_infer *f = c->dfcp;
     ck_assert_uint_eq(c->nblocks, 2);
     const struct tn_dfcp_block *b1 = block_of(c, 1);
     ck_assert_ptr_nonnull(b1);
@@ -239,7 +239,7 @@ START_TEST(test_decode_failed)
     send_block(2, 10, 1000);                       /* 10..13 ms */
     feed(dp(false, TN_DFCP_T_BACK, 2, 0, 0, 20));
     const struct tn_conn *c = finish();
-    const struct tn_dfcp_infer *f = &c->dfcp;
+    const struct tn_dfcp_infer *f = c->dfcp;
     ck_assert_uint_eq(block_of(c, 0)->outcome, TN_DFCP_FAILED);
     ck_assert_uint_eq(block_of(c, 0)->backs, 2);
     ck_assert_uint_eq(block_of(c, 0)->symbols_seen, 2);
@@ -271,10 +271,10 @@ START_TEST(test_back_only_block)
     P_FLAGS = TN_DFCP_F_ACKING;
     feed(dp(false, TN_DFCP_T_BACK, 2, 0, 0, 9));
     const struct tn_conn *c = finish();
-    ck_assert_uint_eq(c->dfcp.blocks, 3);
-    ck_assert_uint_eq(c->dfcp.failed, 1);
-    ck_assert_uint_eq(c->dfcp.decoded, 2);
-    ck_assert_uint_eq(c->dfcp.blocks_no_data, 1);
+    ck_assert_uint_eq(c->dfcp->blocks, 3);
+    ck_assert_uint_eq(c->dfcp->failed, 1);
+    ck_assert_uint_eq(c->dfcp->decoded, 2);
+    ck_assert_uint_eq(c->dfcp->blocks_no_data, 1);
     /* sorted by block number after finish */
     ck_assert_uint_eq(c->blocks[0].block, 0);
     ck_assert_uint_eq(c->blocks[1].block, 1);
@@ -294,7 +294,7 @@ START_TEST(test_acking_off)
     for (uint32_t b = 0; b < 3; b++)
         t = send_block(b, t, 1000);
     const struct tn_conn *c = finish();
-    const struct tn_dfcp_infer *f = &c->dfcp;
+    const struct tn_dfcp_infer *f = c->dfcp;
     ck_assert(!f->acking);
     ck_assert_uint_eq(f->blocks, 3);
     ck_assert_uint_eq(f->unacked, 3);
@@ -325,7 +325,7 @@ START_TEST(test_block_number_wrap)
     send_block(1, 25, 1000);                       /* 25..28: 1 */
     feed(dp(false, TN_DFCP_T_BACK, 1, 0, 0, 30));             /* 0 */
     const struct tn_conn *c = finish();
-    const struct tn_dfcp_infer *f = &c->dfcp;
+    const struct tn_dfcp_infer *f = c->dfcp;
     ck_assert_uint_eq(c->nblocks, 4);
     ck_assert_uint_eq(c->blocks[0].block, 0xFFFFFFFEu);
     ck_assert_uint_eq(c->blocks[1].block, 0xFFFFFFFFu);
@@ -367,7 +367,7 @@ START_TEST(test_window_limited)
     feed(dp(false, TN_DFCP_T_BACK, 1, 0, 0, 20));
     feed(dp(false, TN_DFCP_T_BACK, 2, 0, 0, 21));
     const struct tn_conn *c = finish();
-    const struct tn_dfcp_infer *f = &c->dfcp;
+    const struct tn_dfcp_infer *f = c->dfcp;
     ck_assert_uint_eq(f->inflight_max, 2);
     ck_assert_double_eq_tol(f->inflight_avg, 20.5 / 11.5, 1e-9);
     ck_assert_double_eq_tol(f->window_util, 20.5 / 11.5 / 2, 1e-9);
@@ -405,7 +405,7 @@ START_TEST(test_fin_exchange)
     feed(dp(false, TN_DFCP_T_FINACK, 1, 0, 0, 511));
     feed(dp(true, TN_DFCP_T_ACK, 1, 0, 0, 512));
     const struct tn_conn *c = finish();
-    const struct tn_dfcp_infer *f = &c->dfcp;
+    const struct tn_dfcp_infer *f = c->dfcp;
     ck_assert(c->closed);
     ck_assert_int_eq(tn_conn_state(c), TN_ST_COMPLETE);
     ck_assert_uint_eq(f->fin_retries, 1);
@@ -428,8 +428,8 @@ START_TEST(test_reset)
     feed(dp(false, TN_DFCP_T_RST, 0, 0, 0, 1));
     const struct tn_conn *c = finish();
     ck_assert_int_eq(tn_conn_state(c), TN_ST_RESET);
-    ck_assert(c->dfcp.states & (1u << TN_DFCP_S_RESET));
-    ck_assert_int_eq(c->dfcp.reset_ns, BASE_NS + 1000000);
+    ck_assert(c->dfcp->states & (1u << TN_DFCP_S_RESET));
+    ck_assert_int_eq(c->dfcp->reset_ns, BASE_NS + 1000000);
 }
 END_TEST
 
@@ -446,7 +446,7 @@ START_TEST(test_garbage_after_header)
     feed(p);
     feed(dp(true, TN_DFCP_T_DATA, 1, 60000, 1000, 8));   /* idx >= n = 4 */
     const struct tn_conn *c = finish();
-    const struct tn_dfcp_infer *f = &c->dfcp;
+    const struct tn_dfcp_infer *f = c->dfcp;
     ck_assert_uint_eq(f->ctl_payload_pkts, 1);
     ck_assert_uint_eq(f->unknown_pkts, 2);
     ck_assert_uint_eq(f->bad_symidx, 1);
@@ -471,10 +471,10 @@ START_TEST(test_many_blocks)
             feed(dp(false, TN_DFCP_T_BACK, b - 300, 0, 0, b + 0.5));
     }
     const struct tn_conn *c = finish();
-    ck_assert_uint_eq(c->dfcp.blocks, 5000);
-    ck_assert_uint_eq(c->dfcp.decoded, 4700);
-    ck_assert_uint_eq(c->dfcp.unacked, 300);
-    ck_assert_uint_eq(c->dfcp.inflight_max, 301);
+    ck_assert_uint_eq(c->dfcp->blocks, 5000);
+    ck_assert_uint_eq(c->dfcp->decoded, 4700);
+    ck_assert_uint_eq(c->dfcp->unacked, 300);
+    ck_assert_uint_eq(c->dfcp->inflight_max, 301);
 }
 END_TEST
 
@@ -585,16 +585,16 @@ static void check_receiver(const char *dir, int flow, const struct tn_conn *c)
         fail += strcmp(f[8], "failed") == 0;
     }
     fclose(fp);
-    ck_assert_uint_eq(c->dfcp.blocks, n);
-    ck_assert_uint_eq(c->dfcp.decoded, dec);
-    ck_assert_uint_eq(c->dfcp.failed, fail);
-    ck_assert_uint_eq(c->dfcp.unacked, n - dec - fail);
+    ck_assert_uint_eq(c->dfcp->blocks, n);
+    ck_assert_uint_eq(c->dfcp->decoded, dec);
+    ck_assert_uint_eq(c->dfcp->failed, fail);
+    ck_assert_uint_eq(c->dfcp->unacked, n - dec - fail);
     lab_failed_checked += fail;
     snprintf(path, sizeof path, "%s/dfcp_recv_flow%d.txt", dir, flow);
     ck_assert_msg(kv_get(path, "goodput_bps", val, sizeof val), "%s: no goodput_bps", path);
     double want = strtod(val, NULL);
-    ck_assert_msg(fabs(c->dfcp.goodput_bps - want) <= 0.01 * want,
-                  "%s: goodput %.0f, receiver %.0f", dir, c->dfcp.goodput_bps, want);
+    ck_assert_msg(fabs(c->dfcp->goodput_bps - want) <= 0.01 * want,
+                  "%s: goodput %.0f, receiver %.0f", dir, c->dfcp->goodput_bps, want);
 }
 
 static void check_sender(const char *dir, int flow, const struct tn_conn *c)
@@ -604,12 +604,12 @@ static void check_sender(const char *dir, int flow, const struct tn_conn *c)
     ck_assert_msg(kv_get(path, "n", val, sizeof val), "%s: no n", path);
     unsigned n = (unsigned)strtoul(val, NULL, 10);
     ck_assert_msg(kv_get(path, "blocks", val, sizeof val), "%s: no blocks", path);
-    ck_assert_uint_eq(c->dfcp.blocks, strtoull(val, NULL, 10));
-    ck_assert_uint_eq(c->dfcp.n, n);
+    ck_assert_uint_eq(c->dfcp->blocks, strtoull(val, NULL, 10));
+    ck_assert_uint_eq(c->dfcp->n, n);
     ck_assert_msg(kv_get(path, "decoded", val, sizeof val), "%s: no decoded", path);
-    ck_assert_uint_eq(c->dfcp.decoded, strtoull(val, NULL, 10));
+    ck_assert_uint_eq(c->dfcp->decoded, strtoull(val, NULL, 10));
     ck_assert_msg(kv_get(path, "failed", val, sizeof val), "%s: no failed", path);
-    ck_assert_uint_eq(c->dfcp.failed, strtoull(val, NULL, 10));
+    ck_assert_uint_eq(c->dfcp->failed, strtoull(val, NULL, 10));
     for (size_t i = 0; i < c->nblocks; i++)
         ck_assert_msg(c->blocks[i].symbols_seen == n && c->blocks[i].n == n,
                       "%s: block %u: %u symbols of %u, configured %u", dir, c->blocks[i].block,

@@ -692,6 +692,7 @@ static struct tn_conn *synth_conn(enum tn_pkt_kind proto, size_t npkts, double s
     c->last.nsec = (uint32_t)((secs - floor(secs)) * 1e9);
     c->pkts = tn_xcalloc(npkts ? npkts : 1, sizeof *c->pkts);
     c->npkts = c->cap_pkts = npkts;
+    c->series = tn_xcalloc(2, sizeof *c->series);
     return c;
 }
 
@@ -701,6 +702,7 @@ static void synth_free(struct tn_conn *c)
     for (int d = 0; d < 2; d++)
         for (int k = 0; k < TN_SER_COUNT; k++)
             free(c->series[d][k].pts);
+    free(c->series);
     for (size_t i = 0; i < c->nblocks; i++)
         free(c->blocks[i].seen);
     free(c->blocks);
