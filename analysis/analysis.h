@@ -482,6 +482,10 @@ const struct tn_trace_stats *tn_analyzer_stats(const struct tn_analyzer *a);
 
 enum tn_conn_state tn_conn_state(const struct tn_conn *c);
 
+/* Symmetric hash of a packet's 5-tuple: both directions of a connection hash alike (the flow
+ * table's, and the one that gives a connection its worker). */
+uint64_t tn_flow_hash(const struct tn_pkt *p);
+
 /* Throughput of a direction in bit/s over the connection's duration (0 when < 1 packet). */
 double tn_dir_throughput_bps(const struct tn_conn *c, enum tn_dir d);
 /* What sender d retransmitted, as inferred at this vantage: fast + timeout + other (spurious is a

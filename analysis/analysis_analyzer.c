@@ -14,7 +14,14 @@ struct tn_analyzer {
     long last_idx;                /* the previous packet's connection, -1: none */
     size_t *active;               /* indexes of the connections not retired */
     size_t nactive, cap_active;
+    size_t *closed;               /* TCP connections closed both ways, in closing order: their */
+    size_t closed_head, nclosed, cap_closed;   /* inference ends once they are quiet */
 };
+
+/* A connection closed both ways keeps its inference this long after its last packet, for what
+ * follows without a timer (the peer's RST, duplicate ACKs, reordered segments); a segment resent
+ * later needs the retransmission timer, which Linux never runs shorter (TCP_RTO_MIN, HZ/5). */
+#define CLOSE_QUIET_NS 200000000
 
 struct tn_analyzer *tn_analyzer_new(const struct tn_analysis_cfg *cfg)
 {
@@ -55,6 +62,7 @@ void tn_analyzer_free(struct tn_analyzer *a)
     }
     free(a->conns);
     free(a->active);
+    free(a->closed);
     tn_flowtab_free(a->flows);
     free(a);
 }
@@ -99,7 +107,7 @@ static void count_trace(struct tn_analyzer *a, const struct tn_pkt *p, int statu
 }
 
 /* Side a is the sender of the first packet, except that a SYN-ACK's receiver is the SYN sender. */
-static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt *p, uint64_t hash)
+static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt *p)
 {
     struct tn_conn_priv *cp = tn_xcalloc(1, sizeof *cp);
     struct tn_conn *c = &cp->pub;
@@ -122,7 +130,6 @@ static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt 
         c->d[d].seg_min = UINT32_MAX;
         c->d[d].win_min = UINT32_MAX;
     }
-    cp->hash = hash;
     cp->rst_dir = -1;
     c->dfcp = (struct tn_dfcp_infer *)&no_dfcp;
     if (p->kind == TN_PK_DFCP) {
@@ -155,10 +162,56 @@ static bool same_conn(const struct tn_conn *c, const struct tn_pkt *p)
            addr_eq(&p->dst, &c->a);
 }
 
+/* The flow table's question: is connection idx the packet's (either way)? */
+struct flow_probe {
+    const struct tn_analyzer *a;
+    const struct tn_pkt *p;
+};
+
+static bool flow_match(const void *arg, long idx)
+{
+    const struct flow_probe *fp = arg;
+    return same_conn(&fp->a->conns[idx]->pub, fp->p);
+}
+
 static enum tn_dir dir_of(const struct tn_conn *c, const struct tn_pkt *p)
 {
     bool is_a = p->sport == c->a_port && memcmp(p->src.a, c->a.a, 16) == 0;
     return is_a ? TN_A2B : TN_B2A;
+}
+
+static void finish_conn(struct tn_analyzer *a, struct tn_conn_priv *cp)
+{
+    if (cp->pub.proto == TN_PK_TCP)
+        tn_tcp_conn_finish(&a->ctx, cp);
+    else
+        tn_dfcp_conn_finish(&a->ctx, cp);
+}
+
+/* Queue a connection that just closed both ways; finish the inference of those quiet since. */
+static void closed_conns(struct tn_analyzer *a, struct tn_conn_priv *cp, size_t idx, int64_t now)
+{
+    if (cp->pub.proto == TN_PK_TCP && !cp->close_queued && !cp->inferred && tn_tcp_conn_closed(cp)) {
+        cp->close_queued = true;
+        if (a->closed_head > 0 && a->closed_head == a->nclosed)
+            a->closed_head = a->nclosed = 0;
+        tn_grow((void **)&a->closed, &a->cap_closed, a->nclosed + 1, sizeof *a->closed);
+        a->closed[a->nclosed++] = idx;
+    }
+    while (a->closed_head < a->nclosed) {
+        struct tn_conn_priv *q = a->conns[a->closed[a->closed_head]];
+        if (!q->pub.retired && !q->inferred) {
+            if (now - tn_time_ns(q->pub.last) < CLOSE_QUIET_NS)
+                break;
+            tn_tcp_conn_finish(&a->ctx, q);
+        }
+        a->closed_head++;
+    }
+    if (a->closed_head > 4096 && a->closed_head * 2 > a->nclosed) {   /* keep the queue compact */
+        memmove(a->closed, a->closed + a->closed_head, (a->nclosed - a->closed_head) * sizeof *a->closed);
+        a->nclosed -= a->closed_head;
+        a->closed_head = 0;
+    }
 }
 
 void tn_analyzer_add(struct tn_analyzer *a, const struct tn_pkt *p, int status, const char *source)
@@ -170,27 +223,23 @@ void tn_analyzer_add(struct tn_analyzer *a, const struct tn_pkt *p, int status, 
     /* most packets belong to the previous packet's connection: compare its endpoints first */
     long idx = a->last_idx;
     struct tn_conn_priv *cp = idx >= 0 ? a->conns[idx] : NULL;
+    struct flow_probe fp = {a, p};
     if (!cp || cp->pub.retired || !same_conn(&cp->pub, p)) {
-        struct tn_flowkey key;
-        uint64_t hash;
-        tn_flowkey_make(p, &key, &hash);
-        idx = tn_flowtab_lookup(a->flows, &key, hash);
+        uint64_t hash = tn_flow_hash(p);
+        idx = tn_flowtab_lookup(a->flows, hash, flow_match, &fp);
         cp = idx >= 0 && !a->conns[idx]->pub.retired ? a->conns[idx] : NULL;
         if (cp && p->kind == TN_PK_TCP && tn_tcp_conn_is_reuse(cp, dir_of(&cp->pub, p), p))
             cp = NULL;
         if (!cp) {
-            cp = new_conn(a, p, hash);
+            cp = new_conn(a, p);
             idx = (long)a->nconns - 1;
-            tn_flowtab_set(a->flows, &key, hash, idx);
+            tn_flowtab_set(a->flows, hash, idx, flow_match, &fp);
         }
         a->last_idx = idx;
     } else if (p->kind == TN_PK_TCP && tn_tcp_conn_is_reuse(cp, dir_of(&cp->pub, p), p)) {
-        struct tn_flowkey key;
-        uint64_t hash;
-        tn_flowkey_make(p, &key, &hash);
-        cp = new_conn(a, p, hash);
+        cp = new_conn(a, p);
         idx = (long)a->nconns - 1;
-        tn_flowtab_set(a->flows, &key, hash, idx);
+        tn_flowtab_set(a->flows, tn_flow_hash(p), idx, flow_match, &fp);
         a->last_idx = idx;
     }
 
@@ -211,15 +260,9 @@ void tn_analyzer_add(struct tn_analyzer *a, const struct tn_pkt *p, int status, 
         tn_tcp_conn_pkt(&a->ctx, cp, d, p);
     else
         tn_dfcp_conn_pkt(&a->ctx, cp, d, p);
+    closed_conns(a, cp, (size_t)idx, tn_time_ns(p->ts));
 }
 
-static void finish_conn(struct tn_analyzer *a, struct tn_conn_priv *cp)
-{
-    if (cp->pub.proto == TN_PK_TCP)
-        tn_tcp_conn_finish(&a->ctx, cp);
-    else
-        tn_dfcp_conn_finish(&a->ctx, cp);
-}
 
 void tn_analyzer_finish(struct tn_analyzer *a)
 {

@@ -1,11 +1,13 @@
-/* analysis_flowtab.c - open-addressing hash table from 5-tuple to connection index. */
+/* analysis_flowtab.c - connection table: open addressing with linear probing, resized at half
+ * load, from a symmetric hash of the 5-tuple to a connection index.  A slot is 16 bytes (hash and
+ * index; the endpoints are the connection's own), so a probe reads one cache line and the cost
+ * per packet stays flat as the table grows; no chains. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis_int.h"
 
 struct tn_flowtab_slot {
-    struct tn_flowkey key;
     uint64_t hash;
     long idx;                  /* -1 = empty */
 };
@@ -39,6 +41,11 @@ void tn_flowtab_free(struct tn_flowtab *t)
     free(t);
 }
 
+size_t tn_flowtab_bytes(const struct tn_flowtab *t)
+{
+    return t->cap * sizeof *t->slots;
+}
+
 static inline uint64_t load64(const uint8_t *b)
 {
     uint64_t v;
@@ -57,41 +64,40 @@ static inline uint64_t mix64(uint64_t h)
     return h;
 }
 
-void tn_flowkey_make(const struct tn_pkt *p, struct tn_flowkey *k, uint64_t *hash)
+uint64_t tn_flow_hash(const struct tn_pkt *p)
 {
+    /* the lower endpoint first: both directions give the same hash */
     int c = memcmp(p->src.a, p->dst.a, 16);
     bool src_low = c < 0 || (c == 0 && p->sport <= p->dport);
     const struct tn_addr *lo = src_low ? &p->src : &p->dst, *hi = src_low ? &p->dst : &p->src;
-    k->proto = (uint8_t)p->kind;
-    k->family = p->src.family;
-    memcpy(k->addr_lo, lo->a, 16);
-    memcpy(k->addr_hi, hi->a, 16);
-    k->port_lo = src_low ? p->sport : p->dport;
-    k->port_hi = src_low ? p->dport : p->sport;
-    uint64_t h = (uint64_t)k->port_lo << 48 | (uint64_t)k->port_hi << 32 | (uint64_t)k->proto << 8 | k->family;
-    h = mix64(h ^ load64(k->addr_lo)) ^ load64(k->addr_hi);
-    if (k->family == 6)
-        h = mix64(h ^ load64(k->addr_lo + 8)) ^ load64(k->addr_hi + 8);
-    *hash = mix64(h);
+    uint16_t port_lo = src_low ? p->sport : p->dport, port_hi = src_low ? p->dport : p->sport;
+    uint64_t h = (uint64_t)port_lo << 48 | (uint64_t)port_hi << 32 | (uint64_t)p->kind << 8 | p->src.family;
+    h = mix64(h ^ load64(lo->a)) ^ load64(hi->a);
+    if (p->src.family == 6)
+        h = mix64(h ^ load64(lo->a + 8)) ^ load64(hi->a + 8);
+    return mix64(h);
 }
 
-static bool key_eq(const struct tn_flowkey *a, const struct tn_flowkey *b)
-{
-    return a->proto == b->proto && a->family == b->family && a->port_lo == b->port_lo &&
-           a->port_hi == b->port_hi && memcmp(a->addr_lo, b->addr_lo, 16) == 0 &&
-           memcmp(a->addr_hi, b->addr_hi, 16) == 0;
-}
-
-long tn_flowtab_lookup(const struct tn_flowtab *t, const struct tn_flowkey *k, uint64_t hash)
+long tn_flowtab_lookup(const struct tn_flowtab *t, uint64_t hash, tn_flow_match match, const void *arg)
 {
     size_t mask = t->cap - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
         const struct tn_flowtab_slot *s = &t->slots[i];
         if (s->idx < 0)
             return -1;
-        if (s->hash == hash && key_eq(&s->key, k))
+        if (s->hash == hash && match(arg, s->idx))
             return s->idx;
     }
+}
+
+static void insert(struct tn_flowtab *t, uint64_t hash, long idx)
+{
+    size_t mask = t->cap - 1;
+    size_t i = hash & mask;
+    while (t->slots[i].idx >= 0)
+        i = (i + 1) & mask;
+    t->slots[i] = (struct tn_flowtab_slot){hash, idx};
+    t->used++;
 }
 
 static void rehash(struct tn_flowtab *t)
@@ -101,27 +107,21 @@ static void rehash(struct tn_flowtab *t)
     alloc_slots(t, ocap * 2);
     for (size_t i = 0; i < ocap; i++)
         if (old[i].idx >= 0)
-            tn_flowtab_set(t, &old[i].key, old[i].hash, old[i].idx);
+            insert(t, old[i].hash, old[i].idx);
     free(old);
 }
 
-void tn_flowtab_set(struct tn_flowtab *t, const struct tn_flowkey *k, uint64_t hash, long idx)
+void tn_flowtab_set(struct tn_flowtab *t, uint64_t hash, long idx, tn_flow_match match, const void *arg)
 {
-    if ((t->used + 1) * 2 > t->cap)
-        rehash(t);
     size_t mask = t->cap - 1;
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    for (size_t i = hash & mask; t->slots[i].idx >= 0; i = (i + 1) & mask) {
         struct tn_flowtab_slot *s = &t->slots[i];
-        if (s->idx < 0) {
-            s->key = *k;
-            s->hash = hash;
-            s->idx = idx;
-            t->used++;
-            return;
-        }
-        if (s->hash == hash && key_eq(&s->key, k)) {
+        if (s->hash == hash && match(arg, s->idx)) {   /* port reuse: the newer connection */
             s->idx = idx;
             return;
         }
     }
+    if ((t->used + 1) * 2 > t->cap)
+        rehash(t);
+    insert(t, hash, idx);
 }

@@ -191,7 +191,6 @@ struct tn_dfcp_priv {
 struct tn_conn_priv {
     struct tn_conn pub;        /* first member: a tn_conn * is a tn_conn_priv * */
     struct tn_dir_priv dp[2];
-    uint64_t hash;
     int64_t hs_syn_ns, hs_synack_ns;   /* latest SYN (a->b) and SYN-ACK (b->a) seen */
     bool syn_rto_open[2];              /* a handshake timeout episode of that side is open */
     uint32_t rst_ack;                  /* the last RST with ACK: what it answered */
@@ -199,28 +198,22 @@ struct tn_conn_priv {
     struct tn_dfcp_priv *dfcp;         /* DFCP connections only (NULL for TCP) */
     bool inferred;                     /* TCP inference finished (closed both ways, or end of
                                         * input) and its state freed */
+    bool close_queued;                 /* in the analyzer's queue of closed connections */
 };
 
-/* Flow table: 5-tuple -> connection (both directions map to one).  Every byte is set by
- * tn_flowkey_make (no padding: 1 + 1 + 2 + 2 + 16 + 16), so keys compare with memcmp. */
-struct tn_flowkey {
-    uint8_t proto;             /* TN_PK_TCP / TN_PK_DFCP */
-    uint8_t family;
-    uint16_t port_lo, port_hi;
-    uint8_t addr_lo[16], addr_hi[16];
-};
-_Static_assert(sizeof(struct tn_flowkey) == 38, "flow keys compare with memcmp: no padding");
+/* Flow table: 5-tuple -> connection index (both directions map to one).  Slots hold the hash
+ * and the index; match() tells whether connection idx has the packet's endpoints. */
+typedef bool (*tn_flow_match)(const void *arg, long idx);
 
 struct tn_flowtab;
 
 struct tn_flowtab *tn_flowtab_new(void);
 void tn_flowtab_free(struct tn_flowtab *t);
-/* Key a packet; *swapped tells whether (src,sport) was the higher endpoint. */
-void tn_flowkey_make(const struct tn_pkt *p, struct tn_flowkey *k, uint64_t *hash);
-/* Index (0-based) of the connection for the key, or -1. */
-long tn_flowtab_lookup(const struct tn_flowtab *t, const struct tn_flowkey *k, uint64_t hash);
-/* Point the key at connection idx (replacing an older connection on port reuse). */
-void tn_flowtab_set(struct tn_flowtab *t, const struct tn_flowkey *k, uint64_t hash, long idx);
+size_t tn_flowtab_bytes(const struct tn_flowtab *t);
+/* Index (0-based) of the connection matching, or -1. */
+long tn_flowtab_lookup(const struct tn_flowtab *t, uint64_t hash, tn_flow_match match, const void *arg);
+/* Point the matching entry at idx (port reuse: a newer connection), or add one. */
+void tn_flowtab_set(struct tn_flowtab *t, uint64_t hash, long idx, tn_flow_match match, const void *arg);
 
 /* What every handler may read: the configuration. */
 struct tn_analyzer_ctx {
@@ -237,6 +230,8 @@ void tn_dfcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *c, enum 
 void tn_tcp_conn_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *c);
 void tn_dfcp_conn_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *c);
 void tn_tcp_conn_free(struct tn_conn_priv *c);
+/* Both FINs sent and acknowledged (RFC 9293 §3.6): the senders have nothing left to send. */
+bool tn_tcp_conn_closed(const struct tn_conn_priv *cp);
 /* Free the inference state of the senders (after tn_infer_finish). */
 void tn_infer_release(struct tn_conn_priv *cp);
 /* DFCP blocks (analysis_dfcp_blocks.c), called by analysis_dfcp.c. */

@@ -250,10 +250,7 @@ static void record_packet(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, 
     }
 }
 
-/* Both FINs sent and acknowledged: the senders have nothing left to send (RFC 9293 §3.6: after
- * the last ACK only a FIN resent for a lost ACK can follow).  The inference is finished here
- * and its state freed, so that memory follows the connections that are open. */
-static bool closed_both_ways(const struct tn_conn_priv *cp)
+bool tn_tcp_conn_closed(const struct tn_conn_priv *cp)
 {
     const struct tn_conn *c = &cp->pub;
     if (!c->closed)
@@ -266,16 +263,29 @@ static bool closed_both_ways(const struct tn_conn_priv *cp)
     return true;
 }
 
-/* A packet after the inference finished: the counters and records only. */
+/* A packet after the inference finished (closed both ways, then quiet): the counters and
+ * records.  Nothing is left to trigger a fast retransmission once both FINs are acknowledged,
+ * so a segment sent again now was resent by the retransmission timer (RFC 6298 §5). */
 static void counters_only(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
                           const struct tn_pkt *p, bool fin_again, bool pure, uint32_t win)
 {
+    struct tn_conn *c = &cp->pub;
     struct tn_seginfo si;
     bool data = p->payload_len > 0;
     if (data)
         on_data(cp, d, p, &si);
-    if (fin_again && (!data || si.cls != TN_SEG_REXMIT))
-        cp->pub.d[d].rexmit_pkts++;
+    bool resent = data && si.cls == TN_SEG_REXMIT;
+    if (fin_again && !resent) {
+        c->d[d].rexmit_pkts++;
+        resent = true;
+    }
+    if (resent) {
+        c->inf[d].rexmit[TN_EV_REXMIT_RTO - TN_EV_REXMIT_FAST]++;
+        if (data)
+            si.cause = (uint8_t)(1 + TN_EV_REXMIT_RTO);
+        tn_rec_event(ctx, c, d, TN_EV_REXMIT_RTO, p, (uint64_t)(data ? si.start : cp->dp[d].fin_rel),
+                     data ? (uint32_t)(si.end - si.start) : 0, "timeout: resent after the connection closed");
+    }
     if (p->tcp.flags & TN_TCP_ACK)
         on_ack(cp, d, p, pure);
     record_packet(ctx, cp, d, p, data ? &si : NULL, win);
@@ -354,8 +364,6 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
     if (!(fl & TN_TCP_RST))
         tn_infer_window(ctx, cp, d, p, win);
     record_packet(ctx, cp, d, p, data ? &si : NULL, win);
-    if (closed_both_ways(cp))
-        tn_tcp_conn_finish(ctx, cp);
 }
 
 void tn_tcp_conn_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp)

@@ -1,0 +1,134 @@
+/* check_scale.c - the connection table at scale (issue 12): the symmetric flow hash, many
+ * connections interleaved, and the inference of a connection closed both ways finished and
+ * freed once it is quiet, its counters going on. */
+#include <check.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "tcp_pkt_helper.h"
+
+enum { S = TN_TCP_SYN, A = TN_TCP_ACK, F = TN_TCP_FIN, P = TN_TCP_PSH };
+
+static const int64_t T0 = 1700000000LL * 1000000000LL;
+
+/* Connection i: the helper's client address with host part and port from i. */
+static struct tn_pkt pkt_of(uint32_t i, bool from_client, uint32_t seq, uint32_t ack, uint8_t flags,
+                            uint32_t len, int64_t t_ns)
+{
+    struct tn_pkt p = tn_test_tcp(from_client, seq, ack, flags, 65535, len, t_ns, 1);
+    struct tn_addr *client = from_client ? &p.src : &p.dst;
+    client->a[1] = (uint8_t)(i >> 16);
+    client->a[2] = (uint8_t)(i >> 8);
+    client->a[3] = (uint8_t)i;
+    if (from_client)
+        p.sport = (uint16_t)(10000 + i % 50000);
+    else
+        p.dport = (uint16_t)(10000 + i % 50000);
+    return p;
+}
+
+START_TEST(test_flow_hash_symmetric)
+{
+    struct tn_pkt a = pkt_of(7, true, 1, 0, S, 0, T0), b = pkt_of(7, false, 1, 2, S | A, 0, T0);
+    ck_assert_uint_eq(tn_flow_hash(&a), tn_flow_hash(&b));
+    struct tn_pkt c = pkt_of(8, true, 1, 0, S, 0, T0);
+    ck_assert_uint_ne(tn_flow_hash(&a), tn_flow_hash(&c));
+}
+END_TEST
+
+/* 100000 handshakes, all SYNs first, then all SYN-ACKs in reverse order: every answer finds its
+ * connection through the table (which grew from 1024 slots), none is made twice. */
+START_TEST(test_many_connections)
+{
+    enum { N = 100000 };
+    struct tn_analyzer *an = tn_analyzer_new(NULL);
+    int64_t t = T0;
+    for (uint32_t i = 0; i < N; i++) {
+        struct tn_pkt p = pkt_of(i, true, 1000, 0, S, 0, t += 1000);
+        tn_analyzer_add(an, &p, TN_DIS_OK, "test");
+    }
+    for (uint32_t i = N; i-- > 0;) {
+        struct tn_pkt p = pkt_of(i, false, 5000, 1001, S | A, 0, t += 1000);
+        tn_analyzer_add(an, &p, TN_DIS_OK, "test");
+    }
+    tn_analyzer_finish(an);
+    ck_assert_uint_eq(tn_analyzer_conn_count(an), N);
+    for (size_t k = 0; k < N; k += 9973) {
+        const struct tn_conn *c = tn_analyzer_conn(an, k);
+        ck_assert_uint_eq(c->d[TN_A2B].pkts, 1);
+        ck_assert_uint_eq(c->d[TN_B2A].pkts, 1);
+        ck_assert_uint_eq(c->a.a[3], (uint8_t)k);
+    }
+    tn_analyzer_free(an);
+}
+END_TEST
+
+/* One complete short connection: handshake, 100 bytes each way, FIN both ways, last ACK. */
+static int64_t short_conn(struct tn_analyzer *an, uint32_t i, int64_t t)
+{
+    struct tn_pkt v[] = {
+        pkt_of(i, true, 100, 0, S, 0, t),
+        pkt_of(i, false, 500, 101, S | A, 0, t + 1000000),
+        pkt_of(i, true, 101, 501, A, 0, t + 2000000),
+        pkt_of(i, true, 101, 501, P | A, 100, t + 3000000),
+        pkt_of(i, false, 501, 201, P | A, 100, t + 4000000),
+        pkt_of(i, true, 201, 601, F | A, 0, t + 5000000),
+        pkt_of(i, false, 601, 202, F | A, 0, t + 6000000),
+        pkt_of(i, true, 202, 602, A, 0, t + 7000000),
+    };
+    for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+        tn_analyzer_add(an, &v[k], TN_DIS_OK, "test");
+    return t + 7000000;
+}
+
+START_TEST(test_closed_connection_finished_when_quiet)
+{
+    struct tn_analyzer *an = tn_analyzer_new(NULL);
+    int64_t t = short_conn(an, 1, T0);
+    const struct tn_conn *c = tn_analyzer_conn(an, 0);
+    struct tn_conn_live live;
+    tn_conn_live_get(c, TN_A2B, &live);
+    ck_assert(live.srtt_ms > 0);   /* 100 bytes acked after 1 ms: the sender's state is there */
+    /* 100 ms later, another connection: still within the quiet time */
+    struct tn_pkt o = pkt_of(2, true, 1, 0, S, 0, t + 100000000);
+    tn_analyzer_add(an, &o, TN_DIS_OK, "test");
+    tn_conn_live_get(c, TN_A2B, &live);
+    ck_assert(live.srtt_ms > 0);
+    /* 300 ms after its last packet: finished, its inference state freed, the results kept */
+    o = pkt_of(2, true, 1, 0, S, 0, t + 300000000);
+    tn_analyzer_add(an, &o, TN_DIS_OK, "test");
+    tn_conn_live_get(c, TN_A2B, &live);
+    ck_assert(live.srtt_ms < 0);
+    /* the same results as a run that finishes it at the end of input */
+    struct tn_analyzer *ref = tn_analyzer_new(NULL);
+    short_conn(ref, 1, T0);
+    tn_analyzer_finish(ref);
+    const struct tn_conn *rc = tn_analyzer_conn(ref, 0);
+    ck_assert_uint_ge(rc->inf[TN_A2B].rtt_ms.n, 1);
+    ck_assert(memcmp(rc->inf, c->inf, sizeof c->inf) == 0);
+    tn_analyzer_free(ref);
+    /* the server's FIN resent 1 s later (its last ACK lost after the monitor): the same
+     * connection counts it, as a timeout retransmission */
+    struct tn_pkt fin = pkt_of(1, false, 601, 202, F | A, 0, t + 1000000000);
+    tn_analyzer_add(an, &fin, TN_DIS_OK, "test");
+    tn_analyzer_finish(an);
+    ck_assert_uint_eq(tn_analyzer_conn_count(an), 2);
+    ck_assert_uint_eq(c->d[TN_B2A].pkts, 4);
+    ck_assert_uint_eq(c->d[TN_B2A].fin, 2);
+    ck_assert_uint_eq(c->d[TN_B2A].rexmit_pkts, 1);
+    ck_assert_uint_eq(c->inf[TN_B2A].rexmit[TN_EV_REXMIT_RTO - TN_EV_REXMIT_FAST], 1);
+    tn_analyzer_free(an);
+}
+END_TEST
+
+Suite *tn_scale_suite(void)
+{
+    Suite *s = suite_create("scale");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_flow_hash_symmetric);
+    tcase_add_test(tc, test_many_connections);
+    tcase_add_test(tc, test_closed_connection_finished_when_quiet);
+    suite_add_tcase(s, tc);
+    return s;
+}
