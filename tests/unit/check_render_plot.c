@@ -245,7 +245,7 @@ START_TEST(test_plot_all_names)
             drawn += want;
             for (int d = 0; d < 2; d++) {
                 static const char *const kinds[] = {"tsg", "cwnd", "rtt", "inflight", "segsize"};
-                for (size_t k = 0; k < 5; k++) {
+                for (size_t k = 0; k < TN_ARRAY_LEN(kinds); k++) {
                     char name[128];
                     snprintf(name, sizeof name, "conn%u-%s-%s.png", c->idx, kinds[k], d ? "b2a" : "a2b");
                     /* direction figures exactly for the directions that carry data */
