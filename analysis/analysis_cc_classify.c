@@ -33,7 +33,8 @@ static double obs_median(const struct tn_cc_obs *obs)
 {
     double v[TN_BETA_MAX];
     unsigned n = obs->nbetas < TN_BETA_MAX ? obs->nbetas : TN_BETA_MAX;
-    memcpy(v, obs->betas, n * sizeof *v);
+    if (n)   /* betas is NULL until the first decrease (allocated at first use) */
+        memcpy(v, obs->betas, n * sizeof *v);
     for (unsigned i = 1; i < n; i++)   /* insertion sort: at most TN_BETA_MAX values */
         for (unsigned j = i; j > 0 && v[j] < v[j - 1]; j--) {
             double t = v[j];
