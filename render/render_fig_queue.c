@@ -211,8 +211,13 @@ struct tn_plot *tn_fig_parallel(const struct tn_parallel *g, const struct tn_ana
         }
         si = flow_series(p, TN_D_LINE, k, label);
         p->s[si].right = true;
-        for (size_t j = 0; j < g->sub[k].n; j++)
+        for (size_t j = 0; j < g->sub[k].n; j++) {
+            if (j < g->aggregate.n && g->aggregate.pts[j].v <= 0) {
+                tn_plot_break(p, si);   /* nothing sent in the window: no share to show */
+                continue;
+            }
             tn_plot_point(p, si, tn_fig_x(p, g->sub[k].pts[j].t_ns), g->sub[k].pts[j].v);
+        }
     }
     tn_plot_finish(p);
     return p;
