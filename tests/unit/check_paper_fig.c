@@ -11,6 +11,7 @@
 #include "pipeline_helper.h"
 #include "plot.h"
 #include "render.h"
+#include "render_fig_multi.h"
 
 static const struct tn_analysis_cfg rec_cfg = {
     .record_events = true, .record_series = true, .record_packets = true,
@@ -189,6 +190,80 @@ START_TEST(test_rexmit_time_counts)
 }
 END_TEST
 
+static void add_row(struct tn_experiment *e, unsigned trace, const char *flow, double bps)
+{
+    tn_grow((void **)&e->rows, &e->cap, e->nrows + 1, sizeof *e->rows);
+    struct tn_exp_row *r = &e->rows[e->nrows++];
+    memset(r, 0, sizeof *r);
+    r->trace = trace;
+    r->label = e->labels[trace - 1];
+    snprintf(r->flow, sizeof r->flow, "%s", flow);
+    r->goodput_bps = r->throughput_bps = bps;
+    r->rtt_ms_avg = -1;
+}
+
+static const struct tn_plot_series *series(const struct tn_plot *p, const char *label, enum tn_draw draw, size_t nth)
+{
+    for (size_t i = 0; i < p->ns; i++)   /* a flow's line carries its label; its marks follow */
+        if (!strcmp(p->s[i].label, label))
+            for (size_t k = i; k < p->ns; k++)
+                if (p->s[k].draw == draw && nth-- == 0)
+                    return &p->s[k];
+    return NULL;
+}
+
+START_TEST(test_experiment_runs)
+{
+    /* two runs at owd=5ms (flows listed in different orders), one at owd=25ms without flow B:
+     * a point is the runs' mean, its bar spans their smallest to largest value, flows are
+     * matched by name */
+    struct tn_experiment e = {0};
+    static const char *const labels[] = {"owd=5ms", "owd=5ms", "owd=25ms"};
+    e.ntraces = 3;
+    e.labels = tn_xcalloc(3, sizeof *e.labels);
+    e.files = tn_xcalloc(3, sizeof *e.files);
+    e.jain = tn_xcalloc(3, sizeof *e.jain);
+    for (size_t t = 0; t < 3; t++) {
+        e.labels[t] = tn_xstrdup(labels[t]);
+        e.files[t] = tn_xstrdup("x.pcap");
+    }
+    add_row(&e, 1, "A", 8e6);
+    add_row(&e, 1, "B", 2e6);
+    add_row(&e, 2, "B", 3e6);
+    add_row(&e, 2, "A", 10e6);
+    add_row(&e, 3, "A", 6e6);
+    struct tn_fig_cfg fc = {0};
+    const char *stem;
+    struct tn_plot *p = tn_fig_exp(&e, 0, &stem, &fc);
+    ck_assert_str_eq(stem, "experiment-goodput");
+    ck_assert_str_eq(p->x.label, "owd (ms)");
+    const struct tn_plot_series *a = series(p, "A", TN_D_LINE, 0), *b = series(p, "B", TN_D_LINE, 0);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_uint_eq(a->n, 2);
+    ck_assert_double_eq_tol(a->pts[0].x, 5, 1e-12);
+    ck_assert_double_eq_tol(a->pts[0].y, 9e6, 1e-3);   /* (8 + 10) / 2 */
+    ck_assert_double_eq_tol(a->pts[1].x, 25, 1e-12);
+    ck_assert_double_eq_tol(a->pts[1].y, 6e6, 1e-3);
+    const struct tn_plot_series *bar = series(p, "A", TN_D_TICKS, 0);
+    ck_assert_uint_eq(bar->n, 1);   /* one run at 25 ms: no bar */
+    ck_assert_double_eq_tol(bar->pts[0].y, 8e6, 1e-3);
+    ck_assert_double_eq_tol(bar->pts[0].y2, 10e6, 1e-3);
+    ck_assert_uint_eq(b->n, 1);
+    ck_assert_double_eq_tol(b->pts[0].y, 2.5e6, 1e-3);
+    tn_plot_free(p);
+    /* the ratio of the first flow to the second: runs 4 and 10/3, mean 11/3; none at 25 ms */
+    p = tn_fig_exp(&e, tn_fig_exp_count() - 1, &stem, &fc);
+    ck_assert_str_eq(stem, "experiment-ratio");
+    const struct tn_plot_series *r = series(p, "A / B", TN_D_LINE, 0);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_uint_eq(r->n, 1);
+    ck_assert_double_eq_tol(r->pts[0].y, 11.0 / 3, 1e-9);
+    tn_plot_free(p);
+    tn_experiment_fini(&e);
+}
+END_TEST
+
 Suite *tn_paper_fig_suite(void)
 {
     Suite *s = suite_create("paper_fig");
@@ -197,6 +272,7 @@ Suite *tn_paper_fig_suite(void)
     tcase_add_test(tc, test_column_width_area);
     tcase_add_test(tc, test_flow_styles);
     tcase_add_test(tc, test_rexmit_time_counts);
+    tcase_add_test(tc, test_experiment_runs);
     suite_add_tcase(s, tc);
     return s;
 }
