@@ -788,6 +788,8 @@ struct tn_experiment {
     struct tn_exp_row *rows;
     size_t nrows, cap;
     double *jain;              /* [ntraces] */
+    double *util;              /* [ntraces] link utilisation (tn_exp_cfg.link_rate_bps), NAN without */
+    double link_rate_bps;
 };
 
 /* Over which interval a row's goodput and throughput are averaged. */
@@ -804,6 +806,8 @@ struct tn_exp_cfg {
     size_t nrules;
     enum tn_exp_window window;
     int64_t from_ns, to_ns;    /* TN_EXPW_FIXED; to_ns 0 = the end (needs packet records) */
+    double link_rate_bps;      /* the bottleneck's rate: utilisation = the rows' goodput bytes over
+                                  the trace's span (earliest row start to latest end) x rate */
 };
 
 /* Add the rows of one analyzed trace (significant connections carrying data). */

@@ -1,4 +1,5 @@
 /* analysis_experiment.c - several labelled traces in one table (experiment.csv rows). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,8 @@ void tn_experiment_add(struct tn_experiment *e, const char *label, const char *f
     e->labels = tn_xrealloc(e->labels, e->ntraces * sizeof *e->labels);
     e->files = tn_xrealloc(e->files, e->ntraces * sizeof *e->files);
     e->jain = tn_xrealloc(e->jain, e->ntraces * sizeof *e->jain);
+    e->util = tn_xrealloc(e->util, e->ntraces * sizeof *e->util);
+    e->link_rate_bps = cfg->link_rate_bps;
     e->labels[t] = tn_xstrdup(label);
     e->files[t] = tn_xstrdup(file);
     struct tn_fairness f;
@@ -191,6 +194,14 @@ void tn_experiment_add(struct tn_experiment *e, const char *label, const char *f
         r->cc = c->inf[c->d[TN_B2A].data_bytes > c->d[TN_A2B].data_bytes ? TN_B2A : TN_A2B].flavor;
     }
     tn_fairness_fini(&f);
+    double bits = 0, from = INFINITY, to = -INFINITY;
+    for (size_t i = first_row; i < e->nrows; i++) {
+        const struct tn_exp_row *r = &e->rows[i];
+        bits += r->goodput_bps * (r->win_to_s - r->win_from_s);
+        from = fmin(from, r->win_from_s);
+        to = fmax(to, r->win_to_s);
+    }
+    e->util[t] = cfg->link_rate_bps > 0 && to > from ? bits / ((to - from) * cfg->link_rate_bps) : NAN;
     /* labels are borrowed by the rows: set them now that the array no longer moves */
     for (size_t i = 0; i < e->nrows; i++)
         e->rows[i].label = e->labels[e->rows[i].trace - 1];
@@ -205,6 +216,7 @@ void tn_experiment_fini(struct tn_experiment *e)
     free(e->labels);
     free(e->files);
     free(e->jain);
+    free(e->util);
     free(e->rows);
     memset(e, 0, sizeof *e);
 }

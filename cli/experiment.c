@@ -80,6 +80,7 @@ int tn_experiment_main(const struct tn_options *o)
             .window = (enum tn_exp_window)o->exp_window,
             .from_ns = o->win_from_ns,
             .to_ns = o->win_to_ns,
+            .link_rate_bps = o->link_rate_bps,
         };
         tn_experiment_add(&e, o->exps[i].label, o->exps[i].file, an, &ec);
         tn_analyzer_free(an);

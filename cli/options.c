@@ -87,6 +87,7 @@ static const struct option longopts[] = {
     {"steady-state", no_argument, NULL, OPT_FIG},
     {"transfer-period", no_argument, NULL, OPT_FIG},
     {"no-title", no_argument, NULL, OPT_FIG},
+    {"link-rate", required_argument, NULL, OPT_FIG},
     {"time-base", required_argument, NULL, OPT_FIG},
     {"legend", required_argument, NULL, OPT_FIG},
     {"legend-by", required_argument, NULL, OPT_FIG},
@@ -147,6 +148,7 @@ void tn_options_usage(FILE *out)
           "      --window FROM:TO      experiment rates averaged over FROM..TO s of each trace\n"
           "      --steady-state        ... from each sender's end of slow start to its last data\n"
           "      --transfer-period     ... over each sender's first to last data packet\n"
+          "      --link-rate RATE      bottleneck rate (bit/s, k/M/G suffix): experiment-utilisation\n"
           "figures and exports:\n"
           "      --plot DIR            write every figure that applies into DIR\n"
           "      --plot-format F       png (default), svg or pdf\n"

@@ -72,6 +72,7 @@ struct tn_options {
     int exp_window;            /* enum tn_exp_window: the experiment rows' averaging interval */
     int64_t win_from_ns, win_to_ns;    /* --window FROM:TO, from each trace's first packet */
     bool time_base_conn;       /* --time-base conn: time 0 is each connection's first packet */
+    double link_rate_bps;      /* --link-rate: the bottleneck's rate, for experiment-utilisation */
     bool plot_no_title;
     int plot_legend;           /* 0 below, 1 right, 2 inside, 3 off */
     int plot_legend_by;        /* 0 label, 1 proto, 2 host */

@@ -107,6 +107,17 @@ int tn_options_parse_fig(struct tn_options *o, const char *name, const char *arg
         o->exp_window = TN_EXPW_DATA;
         return 0;
     }
+    if (!strcmp(name, "link-rate")) {
+        char *end;
+        double v = strtod(arg, &end);
+        double mul = *end == 'k' ? 1e3 : *end == 'M' ? 1e6 : *end == 'G' ? 1e9 : *end ? 0 : 1;
+        if (mul && *end)
+            end++;
+        if (!mul || *end || !(v > 0) || v * mul > 1e15)
+            return tn_err_set(err, TN_EUSAGE, "--link-rate: '%s' is not a rate in bit/s (e.g. 10M)", arg);
+        o->link_rate_bps = v * mul;
+        return 0;
+    }
     if (!strcmp(name, "time-base")) {
         if (strcmp(arg, "trace") && strcmp(arg, "conn"))
             return tn_err_set(err, TN_EUSAGE, "--time-base: '%s' is not trace or conn", arg);

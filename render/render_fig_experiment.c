@@ -290,9 +290,38 @@ static struct tn_plot *ratio_fig(const struct tn_experiment *e, const struct tn_
     return p;
 }
 
+/* The link's utilisation in each trace: the significant flows' goodput bytes (rate x averaging
+ * interval) over the trace's span (earliest interval start to latest end) times the link rate. */
+/* The link's utilisation in each trace (tn_experiment.util), when a link rate was given. */
+static struct tn_plot *util_fig(const struct tn_experiment *e, const struct tn_fig_cfg *fc)
+{
+    if (!(e->link_rate_bps > 0) || !e->nrows)
+        return NULL;
+    struct exp_index ix;
+    index_build(e, &ix);
+    struct agg *a = tn_xcalloc(ix.npoints + 1, sizeof *a);
+    double top = 1;
+    for (size_t t = 0; t < e->ntraces; t++)
+        if (!isnan(e->util[t])) {
+            agg_add(&a[find(ix.points, ix.npoints, e->labels[t])], e->util[t]);
+            top = fmax(top, e->util[t]);
+        }
+    struct tn_plot *p = begin(&ix, fc);
+    snprintf(p->title, sizeof p->title, "Link utilisation");
+    snprintf(p->subtitle, sizeof p->subtitle, "the flows' goodput over a %.4g Mbit/s link%s", e->link_rate_bps / 1e6,
+             repeated(e, &ix) ? "; mean of the runs, bars from the smallest to the largest" : "");
+    snprintf(p->y.label, sizeof p->y.label, "utilisation");
+    tn_plot_set_range(&p->y, 0, top * 1.05);
+    draw_flow(p, 0, "utilisation", false, a, &ix);
+    tn_plot_finish(p);
+    free(a);
+    index_free(&ix);
+    return p;
+}
+
 size_t tn_fig_exp_count(void)
 {
-    return TN_ARRAY_LEN(metrics) + 2;
+    return TN_ARRAY_LEN(metrics) + 3;
 }
 
 struct tn_plot *tn_fig_exp(const struct tn_experiment *e, size_t i, const char **stem, const struct tn_fig_cfg *fc)
@@ -304,6 +333,10 @@ struct tn_plot *tn_fig_exp(const struct tn_experiment *e, size_t i, const char *
     if (i == TN_ARRAY_LEN(metrics)) {
         *stem = "experiment-jain";
         return jain_fig(e, fc);
+    }
+    if (i == TN_ARRAY_LEN(metrics) + 1) {
+        *stem = "experiment-utilisation";
+        return util_fig(e, fc);
     }
     *stem = "experiment-ratio";
     return ratio_fig(e, fc);

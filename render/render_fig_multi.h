@@ -14,8 +14,9 @@ struct tn_plot *tn_fig_linkq(const struct tn_linkq_link *k, const struct tn_fig_
 struct tn_plot *tn_fig_jain(const struct tn_fairness *f, const struct tn_analyzer *an, const struct tn_fig_cfg *fc);
 struct tn_plot *tn_fig_parallel(const struct tn_parallel *g, const struct tn_analyzer *an, const struct tn_fig_cfg *fc);
 /* The experiment figures, i < tn_fig_exp_count(): goodput, throughput, retransmissions and RTT of
- * each flow, Jain's index and the throughput ratio of the first two flows, against the traces'
- * labelled parameter ("rtt=10ms" -> 10); *stem gets the file name. */
+ * each flow, Jain's index, the link utilisation (with a link rate) and the throughput ratio of the
+ * first two flows (the last one), against the traces' labelled parameter ("rtt=10ms" -> 10);
+ * *stem gets the file name. */
 size_t tn_fig_exp_count(void);
 struct tn_plot *tn_fig_exp(const struct tn_experiment *e, size_t i, const char **stem, const struct tn_fig_cfg *fc);
 /* The number in a label "name=12.5unit", or NAN. */

@@ -198,5 +198,9 @@ void tn_report_experiment(FILE *out, const struct tn_experiment *e)
                 rate_str(r->throughput_bps, t, sizeof t), r->rexmit_pkts, rtt, r->jain, r->flow);
     }
     for (size_t i = 0; i < e->ntraces; i++)
-        fprintf(out, "  trace %zu %s: %s, Jain's index %.4f\n", i + 1, e->labels[i], e->files[i], e->jain[i]);
+        if (isnan(e->util[i]))
+            fprintf(out, "  trace %zu %s: %s, Jain's index %.4f\n", i + 1, e->labels[i], e->files[i], e->jain[i]);
+        else
+            fprintf(out, "  trace %zu %s: %s, Jain's index %.4f, link utilisation %.4f\n", i + 1, e->labels[i],
+                    e->files[i], e->jain[i], e->util[i]);
 }

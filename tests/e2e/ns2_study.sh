@@ -7,7 +7,12 @@
 #  - its throughput = payload bytes (size - 40, the header ns-2 counts) of its 'tcp' packets
 #    leaving its source node * 8 / (its first to its last packet: data leaving the source, ACKs
 #    arriving back there), in every run;
-#  - experiment-ratio, experiment-jain and the cwnd-all figure of one run are written.
+#  - with --link-rate 10M, each run's link utilisation = the two flows' unique payload bytes
+#    ((highest - lowest packet number + 1) * segment size, over the packets with payload: ns-2's
+#    first packet of a flow is 40 header bytes only) * 8 / (the span from the first flow's
+#    start to the last one's end) / 10 Mbit/s, to the report's 4 decimals;
+#  - experiment-ratio, experiment-jain, experiment-utilisation and the cwnd-all figure of one run
+#    are written.
 # Args: $1 binary, $2 corpus dir (unused), $3 source dir.  Exit 0 pass, 1 fail, 77 skip.
 set -u
 bin=$1
@@ -22,7 +27,7 @@ for x in 0 10 30; do
         { echo "FAIL: ns exit $?"; exit 1; }
     args+=(--experiment "extra=${x}ms=$tmp/x$x.tr")
 done
-"$bin" "${args[@]}" --csv "$tmp/exp" --plot "$tmp/fig" >"$tmp/out" 2>"$tmp/err" ||
+"$bin" "${args[@]}" --link-rate 10M --csv "$tmp/exp" --plot "$tmp/fig" >"$tmp/out" 2>"$tmp/err" ||
     { echo "FAIL: exit $?: $(cat "$tmp/err")"; exit 1; }
 tr -d '\r' <"$tmp/exp/experiment.csv" >"$tmp/exp.csv"
 t=0
@@ -38,8 +43,19 @@ for x in 0 10 30; do
         awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 1e-6 * b + 0.1) }' ||
             { echo "FAIL: extra $x ms flow $key: '$got' != $want"; fail=1; }
     done
+    uwant=$(awk '($1 == "-" && $5 == "tcp" && ($3 == 2 || $3 == 4)) || ($1 == "r" && $5 == "ack" && ($4 == 2 || $4 == 4)) {
+            s = $5 == "tcp" ? $3 : $4
+            if (!(s in f)) f[s] = $2; l[s] = $2
+            if ($5 == "tcp" && $6 > 40) { q = $11 + 0; if (!(s in lo) || q < lo[s]) lo[s] = q; if (q > hi[s]) hi[s] = q
+                               if ($6 - 40 > seg[s]) seg[s] = $6 - 40 } }
+        END { a = 1e18; b = -1; for (s in f) { bits += (hi[s] - lo[s] + 1) * seg[s] * 8
+                                               if (f[s] < a) a = f[s]; if (l[s] > b) b = l[s] }
+              printf "%.4f", bits / ((b - a) * 1e7) }' "$tmp/x$x.tr")
+    ugot=$(sed -n "s/^  trace $t extra=${x}ms: .*link utilisation \([0-9.]*\)$/\1/p" "$tmp/out")
+    echo "ns2_study: extra ${x} ms link utilisation $ugot, from the trace $uwant"
+    [ -n "$ugot" ] && [ "$ugot" = "$uwant" ] || { echo "FAIL: extra $x ms utilisation '$ugot' != $uwant"; fail=1; }
 done
-for f in experiment-ratio experiment-jain experiment-throughput; do
+for f in experiment-ratio experiment-jain experiment-throughput experiment-utilisation; do
     [ -s "$tmp/fig/$f.png" ] || { echo "FAIL: no $f.png"; fail=1; }
 done
 "$bin" -q --ns2 "$tmp/x10.tr" --plot "$tmp/one" >/dev/null 2>&1
