@@ -100,20 +100,48 @@ static double *rtt_samples(const struct tn_conn *c, int64_t from, int64_t to, si
     return v;
 }
 
+/* Every flow's sorted RTT samples inside the window. */
+struct rtt_set {
+    const struct tn_conn **v;   /* the flows */
+    size_t m;
+    double **smp;               /* [m] sorted samples */
+    size_t *ns, total;
+    double top;                 /* the largest sample */
+};
+
+static void rtt_set_init(struct rtt_set *r, const struct tn_conn *const *cs, size_t n, const struct tn_fig_cfg *fc)
+{
+    int64_t from, to, origin;
+    r->v = tn_xcalloc(n ? n : 1, sizeof *r->v);
+    r->m = tcp_flows(cs, n, fc, r->v, &from, &to, &origin);
+    r->smp = tn_xcalloc(r->m + 1, sizeof *r->smp);
+    r->ns = tn_xcalloc(r->m + 1, sizeof *r->ns);
+    r->total = 0;
+    r->top = 0;
+    for (size_t k = 0; k < r->m; k++) {
+        r->smp[k] = rtt_samples(r->v[k], from, to, &r->ns[k]);
+        r->total += r->ns[k];
+        if (r->ns[k])
+            r->top = fmax(r->top, r->smp[k][r->ns[k] - 1]);
+    }
+}
+
+static void rtt_set_free(struct rtt_set *r)
+{
+    for (size_t k = 0; k < r->m; k++)
+        free(r->smp[k]);
+    free(r->smp);
+    free(r->ns);
+    free(r->v);
+}
+
 struct tn_plot *tn_fig_rtt_cdf(const struct tn_conn *const *cs, size_t n, const struct tn_fig_cfg *fc)
 {
-    const struct tn_conn **v = tn_xcalloc(n ? n : 1, sizeof *v);
-    int64_t from, to, origin;
-    size_t m = tcp_flows(cs, n, fc, v, &from, &to, &origin);
-    double **smp = tn_xcalloc(m + 1, sizeof *smp);
-    size_t *ns = tn_xcalloc(m + 1, sizeof *ns), total = 0;
-    double top = 0;
-    for (size_t k = 0; k < m; k++) {
-        smp[k] = rtt_samples(v[k], from, to, &ns[k]);
-        total += ns[k];
-        if (ns[k])
-            top = fmax(top, smp[k][ns[k] - 1]);
-    }
+    struct rtt_set rs;
+    rtt_set_init(&rs, cs, n, fc);
+    const struct tn_conn *const *v = rs.v;
+    size_t m = rs.m, total = rs.total, *ns = rs.ns;
+    double **smp = rs.smp, top = rs.top;
     struct tn_plot *p = NULL;
     if (total) {
         p = tn_plot_new(fc->ncols, fc->nrows);
@@ -135,11 +163,7 @@ struct tn_plot *tn_fig_rtt_cdf(const struct tn_conn *const *cs, size_t n, const 
         }
         tn_plot_finish(p);
     }
-    for (size_t k = 0; k < m; k++)
-        free(smp[k]);
-    free(smp);
-    free(ns);
-    free(v);
+    rtt_set_free(&rs);
     return p;
 }
 
@@ -166,18 +190,11 @@ static double fd_width(double *const *smp, const size_t *ns, size_t m, double to
 
 struct tn_plot *tn_fig_rtt_hist(const struct tn_conn *const *cs, size_t n, const struct tn_fig_cfg *fc)
 {
-    const struct tn_conn **v = tn_xcalloc(n ? n : 1, sizeof *v);
-    int64_t from, to, origin;
-    size_t m = tcp_flows(cs, n, fc, v, &from, &to, &origin);
-    double **smp = tn_xcalloc(m + 1, sizeof *smp);
-    size_t *ns = tn_xcalloc(m + 1, sizeof *ns), total = 0;
-    double top = 0;
-    for (size_t k = 0; k < m; k++) {
-        smp[k] = rtt_samples(v[k], from, to, &ns[k]);
-        total += ns[k];
-        if (ns[k])
-            top = fmax(top, smp[k][ns[k] - 1]);
-    }
+    struct rtt_set rs;
+    rtt_set_init(&rs, cs, n, fc);
+    const struct tn_conn *const *v = rs.v;
+    size_t m = rs.m, total = rs.total, *ns = rs.ns;
+    double **smp = rs.smp, top = rs.top;
     struct tn_plot *p = NULL;
     if (total) {
         double w = fd_width(smp, ns, m, top);
@@ -213,11 +230,7 @@ struct tn_plot *tn_fig_rtt_hist(const struct tn_conn *const *cs, size_t n, const
         free(frac);
         tn_plot_finish(p);
     }
-    for (size_t k = 0; k < m; k++)
-        free(smp[k]);
-    free(smp);
-    free(ns);
-    free(v);
+    rtt_set_free(&rs);
     return p;
 }
 
