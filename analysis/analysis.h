@@ -441,6 +441,7 @@ struct tn_trace_stats {
     const char *anom_first_file[TN_ANOM_COUNT];/* file of that packet (borrowed from the caller) */
     struct tn_time first, last;
     bool have_time;
+    uint64_t evicted;          /* connections dropped because the table was full (max_conns) */
 };
 
 struct tn_analysis_cfg {
@@ -451,6 +452,8 @@ struct tn_analysis_cfg {
                                 * neighbouring plain ones (figures only need an envelope; every
                                 * retransmission, SACK and SYN/FIN/RST record is kept) */
     int64_t interval_ns;       /* throughput/goodput interval, default 100 ms */
+    size_t max_conns;          /* > 0: connections with analysis state at most; beyond, the
+                                * half-open and the longest idle are dropped (evicted) */
     /* Called for every event as it is found (whether or not record_events keeps it), on the
      * thread that calls tn_analyzer_add/finish; c and e are valid during the call only.  Live
      * displays use it to keep a bounded event log without recording every event. */
@@ -479,6 +482,9 @@ void tn_analyzer_finish(struct tn_analyzer *a);
 size_t tn_analyzer_conn_count(const struct tn_analyzer *a);
 const struct tn_conn *tn_analyzer_conn(const struct tn_analyzer *a, size_t i); /* i 0-based */
 const struct tn_trace_stats *tn_analyzer_stats(const struct tn_analyzer *a);
+/* The connection numbered idx (tn_conn.idx, 1-based), or NULL when it was evicted: numbers
+ * keep their first-packet order, evictions leave gaps. */
+const struct tn_conn *tn_analyzer_conn_by_number(const struct tn_analyzer *a, unsigned idx);
 
 enum tn_conn_state tn_conn_state(const struct tn_conn *c);
 

@@ -4,19 +4,6 @@
 
 #include "analysis_int.h"
 
-struct tn_analyzer {
-    struct tn_analysis_cfg cfg;
-    struct tn_analyzer_ctx ctx;
-    struct tn_flowtab *flows;
-    struct tn_conn_priv **conns;
-    size_t nconns, cap;
-    struct tn_trace_stats st;
-    long last_idx;                /* the previous packet's connection, -1: none */
-    size_t *active;               /* indexes of the connections not retired */
-    size_t nactive, cap_active;
-    size_t *closed;               /* TCP connections closed both ways, in closing order: their */
-    size_t closed_head, nclosed, cap_closed;   /* inference ends once they are quiet */
-};
 
 /* A connection closed both ways keeps its inference this long after its last packet, for what
  * follows without a timer (the peer's RST, duplicate ACKs, reordered segments); a segment resent
@@ -47,14 +34,23 @@ static void free_state(struct tn_conn_priv *cp)
     cp->dfcp = NULL;
 }
 
+void tn_conn_priv_destroy(struct tn_conn_priv *cp)
+{
+    free_state(cp);
+    tn_conn_free_records(&cp->pub);
+    if (cp->pub.dfcp != &no_dfcp)
+        free(cp->pub.dfcp);
+    free(cp);
+}
+
 void tn_analyzer_free(struct tn_analyzer *a)
 {
     if (!a)
         return;
     for (size_t i = 0; i < a->nconns; i++) {
         if (!a->conns[i]->pub.retired) {   /* a retired one is a bare struct tn_conn */
-            free_state(a->conns[i]);
-            tn_conn_free_records(&a->conns[i]->pub);
+            tn_conn_priv_destroy(a->conns[i]);
+            continue;
         }
         if (a->conns[i]->pub.dfcp != &no_dfcp)
             free(a->conns[i]->pub.dfcp);
@@ -109,6 +105,8 @@ static void count_trace(struct tn_analyzer *a, const struct tn_pkt *p, int statu
 /* Side a is the sender of the first packet, except that a SYN-ACK's receiver is the SYN sender. */
 static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt *p)
 {
+    if (a->cfg.max_conns && a->nactive >= a->cfg.max_conns)
+        tn_analyzer_evict(a);
     struct tn_conn_priv *cp = tn_xcalloc(1, sizeof *cp);
     struct tn_conn *c = &cp->pub;
     bool first_is_synack = p->kind == TN_PK_TCP &&
@@ -140,7 +138,7 @@ static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt 
     a->conns[a->nconns++] = cp;
     tn_grow((void **)&a->active, &a->cap_active, a->nactive + 1, sizeof *a->active);
     a->active[a->nactive++] = a->nconns - 1;
-    c->idx = (unsigned)a->nconns;
+    c->idx = ++a->numbered;
     return cp;
 }
 
@@ -311,6 +309,21 @@ size_t tn_analyzer_conn_count(const struct tn_analyzer *a)
 const struct tn_conn *tn_analyzer_conn(const struct tn_analyzer *a, size_t i)
 {
     return i < a->nconns ? &a->conns[i]->pub : NULL;
+}
+
+const struct tn_conn *tn_analyzer_conn_by_number(const struct tn_analyzer *a, unsigned idx)
+{
+    if (idx >= 1 && idx <= a->nconns && a->conns[idx - 1]->pub.idx == idx)
+        return &a->conns[idx - 1]->pub;   /* nothing evicted before it */
+    size_t lo = 0, hi = a->nconns;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a->conns[mid]->pub.idx < idx)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < a->nconns && a->conns[lo]->pub.idx == idx ? &a->conns[lo]->pub : NULL;
 }
 
 const struct tn_trace_stats *tn_analyzer_stats(const struct tn_analyzer *a)

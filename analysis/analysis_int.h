@@ -221,6 +221,28 @@ struct tn_analyzer_ctx {
     const struct tn_pkt *pkt;  /* the packet being analyzed (for events found on its way) */
 };
 
+/* The analyzer (analysis_analyzer.c; its table is kept bounded by analysis_evict.c). */
+struct tn_analyzer {
+    struct tn_analysis_cfg cfg;
+    struct tn_analyzer_ctx ctx;
+    struct tn_flowtab *flows;
+    struct tn_conn_priv **conns;
+    size_t nconns, cap;
+    unsigned numbered;            /* connections numbered so far (evicted ones included) */
+    struct tn_trace_stats st;
+    long last_idx;                /* the previous packet's connection, -1: none */
+    size_t *active;               /* indexes of the connections not retired */
+    size_t nactive, cap_active;
+    size_t *closed;               /* TCP connections closed both ways, in closing order: their */
+    size_t closed_head, nclosed, cap_closed;   /* inference ends once they are quiet */
+};
+
+/* The table holds cfg.max_conns connections with analysis state: evict some (analysis_evict.c).
+ * Indexes into conns change; a->last_idx is reset. */
+void tn_analyzer_evict(struct tn_analyzer *a);
+/* Free everything of connection cp (state, records, results). */
+void tn_conn_priv_destroy(struct tn_conn_priv *cp);
+
 /* Per-protocol packet handlers: p belongs to c, in direction d. */
 void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *c, enum tn_dir d,
                      const struct tn_pkt *p);

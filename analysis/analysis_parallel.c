@@ -44,7 +44,7 @@ static void group_series(const struct tn_analyzer *a, struct tn_parallel *g, int
         return;
     double *bins = tn_xcalloc(nw * g->n, sizeof *bins);
     for (size_t s = 0; s < g->n; s++) {
-        const struct tn_conn *c = tn_analyzer_conn(a, g->conns[s] - 1);
+        const struct tn_conn *c = tn_analyzer_conn_by_number(a, g->conns[s]);
         for (size_t j = 0; j < c->npkts; j++) {
             const struct tn_pktrec *r = &c->pkts[j];
             if (r->len && r->t_ns >= g->first_ns) {
@@ -124,7 +124,7 @@ size_t tn_parallel_find(const struct tn_analyzer *a, int64_t start_window_ns, in
             members[s] = o->idx;   /* from here on: connection numbers */
         }
         for (size_t s = 0; s < n; s++)
-            g->share[s] = g->bytes ? (double)bytes_of(tn_analyzer_conn(a, members[s] - 1)) / (double)g->bytes : 0;
+            g->share[s] = g->bytes ? (double)bytes_of(tn_analyzer_conn_by_number(a, members[s])) / (double)g->bytes : 0;
         double dur = (double)(g->last_ns - g->first_ns) / 1e9;
         g->throughput_bps = dur > 0 ? (double)g->bytes * 8 / dur : 0;
         group_series(a, g, series_window_ns);

@@ -50,7 +50,7 @@ static double shared_rate(const struct tn_analyzer *a, const struct tn_q1 *fl, s
 {
     struct tn_series all = {0};
     for (size_t i = 0; i < n; i++) {
-        const struct tn_series *g = &tn_analyzer_conn(a, fl[i].conn - 1)->series[fl[i].dir][TN_SER_GOODPUT];
+        const struct tn_series *g = &tn_analyzer_conn_by_number(a, fl[i].conn)->series[fl[i].dir][TN_SER_GOODPUT];
         for (size_t j = 0; j < g->n; j++)
             push(&all, g->pts[j].t_ns, g->pts[j].v);
     }

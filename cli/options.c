@@ -1,4 +1,5 @@
 /* options.c - command-line parsing (getopt_long) into struct tn_options. */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@ enum {
     OPT_TUI,
     OPT_REPLAY,
     OPT_IDLE_TIMEOUT,
+    OPT_MAX_CONNS,
     OPT_FIG,                   /* issue 14's options: options_fig.c, by long name */
 };
 
@@ -81,6 +83,7 @@ static const struct option longopts[] = {
     {"tui", no_argument, NULL, OPT_TUI},
     {"replay", optional_argument, NULL, OPT_REPLAY},
     {"idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT},
+    {"max-connections", required_argument, NULL, OPT_MAX_CONNS},
     {"flow", required_argument, NULL, OPT_FIG},
     {"all-connections", no_argument, NULL, OPT_FIG},
     {"window", required_argument, NULL, OPT_FIG},
@@ -168,6 +171,8 @@ void tn_options_usage(FILE *out)
           "                            (no value or 0: as fast as possible)\n"
           "      --idle-timeout SEC    dashboard: connections idle SEC seconds leave the table\n"
           "                            for its retired summary (default 120; 0 = never)\n"
+          "      --max-connections N   connections analysed at once; beyond, the half-open and\n"
+          "                            longest idle are evicted (default: from the memory; 0 = no limit)\n"
           "  -Z, --user USER           drop root privileges to USER after opening the interface\n"
           "  -h, --help                this help\n"
           "  -V, --version             version\n"
@@ -390,6 +395,15 @@ static int parse_one(struct tn_options *o, int c, const char *arg, struct tn_err
         o->idle_timeout_s = (double)ns / 1e9;
         return 0;
     }
+    case OPT_MAX_CONNS: {
+        char *end;
+        errno = 0;
+        long n = strtol(arg, &end, 10);
+        if (*end || end == arg || n < 0 || errno)
+            return tn_err_set(err, TN_EUSAGE, "--max-connections: '%s' is not a number of connections", arg);
+        o->max_conns = n;
+        return 0;
+    }
     case 'Z':
         if (!*arg)
             return tn_err_set(err, TN_EUSAGE, "-Z: empty user name");
@@ -423,6 +437,7 @@ int tn_options_parse(struct tn_options *o, int argc, char **argv, struct tn_err 
     o->plot_height = 500;
     o->plot_scale = 2;
     o->idle_timeout_s = 120;
+    o->max_conns = -1;
     opterr = 0;
     optind = 1;
     int c, li = -1;

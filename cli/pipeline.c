@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "pipeline.h"
 
@@ -29,6 +30,23 @@ void tn_pipeline_analysis_cfg(const struct tn_options *o, struct tn_analysis_cfg
         acfg->record_packets = true;
     if (o->queue_estimate || o->ningress || o->ingress_if)
         acfg->record_series = true;
+    acfg->max_conns = tn_pipeline_max_conns(o);
+}
+
+/* The state of an open connection with data both ways: the core, two senders, their window
+ * models and rings (measured on complete short connections, tests/bench/scale_bench.sh). */
+#define CONN_STATE_BYTES 8192
+
+size_t tn_pipeline_max_conns(const struct tn_options *o)
+{
+    if (o->tui)
+        return 0;   /* the dashboard follows connections by their place in the table */
+    if (o->max_conns >= 0)
+        return (size_t)o->max_conns;
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || psize <= 0)
+        return 0;
+    return (size_t)pages / 2 * (size_t)psize / CONN_STATE_BYTES;   /* half the memory */
 }
 
 int64_t tn_pipeline_retire_ns(const struct tn_options *o, const struct tn_analysis_cfg *acfg)

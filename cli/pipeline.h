@@ -65,6 +65,10 @@ void tn_pipeline_signals(struct tn_source *src);
 /* The analysis config the options ask for: history only where an output needs it. */
 void tn_pipeline_analysis_cfg(const struct tn_options *o, struct tn_analysis_cfg *acfg);
 
+/* --max-connections, or half the machine's memory at 8 KiB a connection; 0 (no limit) for the
+ * dashboard. */
+size_t tn_pipeline_max_conns(const struct tn_options *o);
+
 /* The retirement timeout a run gets: live input (or the dashboard), --idle-timeout set, and
  * no output that needs the history of every connection (CSV, figures, xplot, truth). */
 int64_t tn_pipeline_retire_ns(const struct tn_options *o, const struct tn_analysis_cfg *acfg);

@@ -89,6 +89,13 @@ int tn_run_end(struct tn_run *r)
     int status = r->status;
     if (status == TN_EXIT_INPUT)
         ns2_hint(r->o);
+    uint64_t evicted = tn_analyzer_stats(r->an)->evicted;
+    if (evicted) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "connection table full: %llu evicted, oldest idle first (--max-connections %zu)",
+                 (unsigned long long)evicted, r->acfg.max_conns);
+        tn_cli_warn(msg);
+    }
     /* an unreadable input alone gets its error, not an empty report */
     bool nothing_read = tn_analyzer_stats(r->an)->frames == 0 && status == TN_EXIT_INPUT;
     if (!nothing_read)

@@ -162,7 +162,7 @@ struct tn_plot *tn_fig_jain(const struct tn_fairness *f, const struct tn_analyze
     for (size_t k = 0; k < f->nflows; k++) {
         char label[128];
         if (f->flows[k].conn && an)   /* by conn: the flow's identity, protocol or host */
-            tn_fig_conn_flow_label(fc, tn_analyzer_conn(an, f->flows[k].conn - 1), label, sizeof label);
+            tn_fig_conn_flow_label(fc, tn_analyzer_conn_by_number(an, f->flows[k].conn), label, sizeof label);
         else
             snprintf(label, sizeof label, "%s", f->flows[k].name);
         size_t si = flow_series(p, TN_D_LINE, k, label);
@@ -204,7 +204,7 @@ struct tn_plot *tn_fig_parallel(const struct tn_parallel *g, const struct tn_ana
         char label[96];
         if (an && fc->legend_by == TN_LEGBY_HOST) {
             char who[80];
-            tn_fig_conn_flow_label(fc, tn_analyzer_conn(an, g->conns[k] - 1), who, sizeof who);
+            tn_fig_conn_flow_label(fc, tn_analyzer_conn_by_number(an, g->conns[k]), who, sizeof who);
             snprintf(label, sizeof label, "%s share", who);
         } else {   /* subflows share their identity: the connection number tells them apart */
             snprintf(label, sizeof label, "conn %u share", g->conns[k]);

@@ -164,8 +164,8 @@ void tn_hist_sample(struct tn_tui_shared_log *sh, const struct tn_analyzer *an, 
     }
     sh->nhist = n;
     for (size_t k = 0; k < sh->nact; k++) {
-        const struct tn_conn *c = tn_analyzer_conn(an, sh->act[k]->idx - 1);
-        if (tn_time_cmp(c->first, (struct tn_time){t / 1000000000, (uint32_t)(t % 1000000000)}) <= 0)
+        const struct tn_conn *c = tn_analyzer_conn_by_number(an, sh->act[k]->idx);
+        if (c && tn_time_cmp(c->first, (struct tn_time){t / 1000000000, (uint32_t)(t % 1000000000)}) <= 0)
             hist_sample_conn(sh->act[k], c, t);
     }
 }

@@ -1,6 +1,6 @@
 /* check_scale.c - the connection table at scale (issue 12): the symmetric flow hash, many
- * connections interleaved, and the inference of a connection closed both ways finished and
- * freed once it is quiet, its counters going on. */
+ * connections interleaved, the inference of a connection closed both ways finished and freed
+ * once it is quiet (its counters going on), and a bounded table under a SYN flood. */
 #include <check.h>
 #include <string.h>
 
@@ -121,6 +121,38 @@ START_TEST(test_closed_connection_finished_when_quiet)
 }
 END_TEST
 
+/* A flood of 10000 lone SYNs into a table of 1000, after one established connection: the SYNs
+ * are evicted (an eighth of the table at a time), the established connection stays, numbers
+ * keep first-packet order. */
+START_TEST(test_eviction_half_open_first)
+{
+    struct tn_analysis_cfg cfg = {.max_conns = 1000};
+    struct tn_analyzer *an = tn_analyzer_new(&cfg);
+    int64_t t = short_conn(an, 0, T0);
+    for (uint32_t i = 1; i <= 10000; i++) {
+        struct tn_pkt p = pkt_of(i, true, 1000, 0, S, 0, t += 1000);
+        tn_analyzer_add(an, &p, TN_DIS_OK, "test");
+    }
+    tn_analyzer_finish(an);
+    size_t n = tn_analyzer_conn_count(an);
+    ck_assert_uint_le(n, 1000);
+    ck_assert_uint_eq(tn_analyzer_stats(an)->evicted, 10001 - n);
+    const struct tn_conn *c = tn_analyzer_conn_by_number(an, 1);
+    ck_assert_ptr_nonnull(c);
+    ck_assert(c->closed);
+    ck_assert_ptr_null(tn_analyzer_conn_by_number(an, 2));   /* the oldest SYN went first */
+    const struct tn_conn *last = tn_analyzer_conn(an, n - 1);
+    ck_assert_uint_eq(last->idx, 10001);
+    ck_assert_ptr_eq(tn_analyzer_conn_by_number(an, 10001), last);
+    /* the table still finds the connections it kept: a SYN-ACK to the last SYN joins it */
+    struct tn_pkt sa = pkt_of(10000, false, 5000, 1001, S | A, 0, t += 1000);
+    tn_analyzer_add(an, &sa, TN_DIS_OK, "test");
+    ck_assert_uint_eq(last->d[TN_B2A].pkts, 1);
+    ck_assert_uint_eq(tn_analyzer_conn_count(an), n);
+    tn_analyzer_free(an);
+}
+END_TEST
+
 Suite *tn_scale_suite(void)
 {
     Suite *s = suite_create("scale");
@@ -129,6 +161,7 @@ Suite *tn_scale_suite(void)
     tcase_add_test(tc, test_flow_hash_symmetric);
     tcase_add_test(tc, test_many_connections);
     tcase_add_test(tc, test_closed_connection_finished_when_quiet);
+    tcase_add_test(tc, test_eviction_half_open_first);
     suite_add_tcase(s, tc);
     return s;
 }

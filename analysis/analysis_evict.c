@@ -1,0 +1,95 @@
+/* analysis_evict.c - a bounded connection table: when cfg.max_conns connections hold analysis
+ * state, the eighth of them that matters least is dropped, half-open ones first (a SYN flood's
+ * entries), then the longest idle.  Dropped connections leave the outputs; the run counts them
+ * (tn_trace_stats.evicted) and goes on.  One batch is O(n log n) every n/8 new connections. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_int.h"
+
+struct victim {
+    size_t k;                  /* index into conns */
+    bool established;          /* both sides answered: kept before the half-open */
+    int64_t last_ns;
+};
+
+/* Half-open first, then oldest last packet first. */
+static int cmp_victim(const void *x, const void *y)
+{
+    const struct victim *a = x, *b = y;
+    if (a->established != b->established)
+        return a->established ? 1 : -1;
+    if (a->last_ns != b->last_ns)
+        return a->last_ns < b->last_ns ? -1 : 1;
+    return a->k < b->k ? -1 : a->k > b->k;
+}
+
+static bool established(const struct tn_conn *c)
+{
+    return c->d[TN_A2B].pkts > 0 && c->d[TN_B2A].pkts > 0 && (c->synack_seen || !c->handshake_seen);
+}
+
+static bool never(const void *arg, long idx)
+{
+    (void)arg;
+    (void)idx;
+    return false;
+}
+
+static uint64_t conn_hash(const struct tn_conn *c)
+{
+    struct tn_pkt p;
+    memset(&p, 0, sizeof p);
+    p.kind = c->proto;
+    p.src = c->a;
+    p.dst = c->b;
+    p.sport = c->a_port;
+    p.dport = c->b_port;
+    return tn_flow_hash(&p);
+}
+
+void tn_analyzer_evict(struct tn_analyzer *a)
+{
+    size_t n = a->nactive, drop = n / 8 ? n / 8 : 1;
+    struct victim *v = tn_xmalloc(n * sizeof *v);
+    for (size_t i = 0; i < n; i++) {
+        const struct tn_conn *c = &a->conns[a->active[i]]->pub;
+        v[i] = (struct victim){a->active[i], established(c), tn_time_ns(c->last)};
+    }
+    qsort(v, n, sizeof *v, cmp_victim);
+    for (size_t i = 0; i < drop && i < n; i++) {
+        tn_conn_priv_destroy(a->conns[v[i].k]);
+        a->conns[v[i].k] = NULL;
+    }
+    a->st.evicted += drop < n ? drop : n;
+    free(v);
+    /* close the holes: indexes move, so the table, the active list and the closed queue are
+     * built again (summaries of retired connections stay, out of the table as before) */
+    long *moved = tn_xmalloc(a->nconns * sizeof *moved);
+    size_t kept = 0;
+    for (size_t k = 0; k < a->nconns; k++) {
+        moved[k] = a->conns[k] ? (long)kept : -1;
+        if (a->conns[k])
+            a->conns[kept++] = a->conns[k];
+    }
+    a->nconns = kept;
+    tn_flowtab_free(a->flows);
+    a->flows = tn_flowtab_new();
+    size_t na = 0;
+    for (size_t i = 0; i < a->nactive; i++) {
+        long k = moved[a->active[i]];
+        if (k < 0)
+            continue;
+        a->active[na++] = (size_t)k;
+        tn_flowtab_set(a->flows, conn_hash(&a->conns[k]->pub), k, never, NULL);
+    }
+    a->nactive = na;
+    size_t nc = 0;
+    for (size_t i = a->closed_head; i < a->nclosed; i++)
+        if (moved[a->closed[i]] >= 0)
+            a->closed[nc++] = (size_t)moved[a->closed[i]];
+    a->closed_head = 0;
+    a->nclosed = nc;
+    a->last_idx = -1;
+    free(moved);
+}
