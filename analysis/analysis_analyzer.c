@@ -23,26 +23,6 @@ struct tn_analyzer *tn_analyzer_new(const struct tn_analysis_cfg *cfg)
     return a;
 }
 
-/* The DFCP results of a TCP connection: none (read-only, shared). */
-static const struct tn_dfcp_infer no_dfcp;
-
-/* The analysis state of a connection (not its summary, not its records). */
-static void free_state(struct tn_conn_priv *cp)
-{
-    tn_tcp_conn_free(cp);
-    free(cp->dfcp);
-    cp->dfcp = NULL;
-}
-
-void tn_conn_priv_destroy(struct tn_conn_priv *cp)
-{
-    free_state(cp);
-    tn_conn_free_records(&cp->pub);
-    if (cp->pub.dfcp != &no_dfcp)
-        free(cp->pub.dfcp);
-    free(cp);
-}
-
 void tn_analyzer_free(struct tn_analyzer *a)
 {
     if (!a)
@@ -52,7 +32,7 @@ void tn_analyzer_free(struct tn_analyzer *a)
             tn_conn_priv_destroy(a->conns[i]);
             continue;
         }
-        if (a->conns[i]->pub.dfcp != &no_dfcp)
+        if (a->conns[i]->pub.dfcp != &tn_no_dfcp)
             free(a->conns[i]->pub.dfcp);
         free(a->conns[i]);
     }
@@ -129,7 +109,7 @@ static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt 
         c->d[d].win_min = UINT32_MAX;
     }
     cp->rst_dir = -1;
-    c->dfcp = (struct tn_dfcp_infer *)&no_dfcp;
+    c->dfcp = (struct tn_dfcp_infer *)&tn_no_dfcp;
     if (p->kind == TN_PK_DFCP) {
         cp->dfcp = tn_xcalloc(1, sizeof *cp->dfcp);
         c->dfcp = tn_xcalloc(1, sizeof *c->dfcp);
@@ -279,7 +259,7 @@ size_t tn_analyzer_retire_idle(struct tn_analyzer *a, int64_t now_ns, int64_t id
             continue;
         }
         finish_conn(a, cp);
-        free_state(cp);
+        tn_conn_free_state(cp);
         tn_conn_free_records(&cp->pub);
         struct tn_conn *summary = tn_xmalloc(sizeof *summary);
         *summary = cp->pub;

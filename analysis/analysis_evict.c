@@ -1,4 +1,4 @@
-/* analysis_evict.c - a bounded connection table: when cfg.max_conns connections hold analysis
+/* analysis_evict.c - the end of a connection's state: freeing it, and a bounded table: when cfg.max_conns connections hold analysis
  * state, the eighth of them that matters least is dropped, half-open ones first (a SYN flood's
  * entries), then the longest idle.  Dropped connections leave the outputs; the run counts them
  * (tn_trace_stats.evicted) and goes on.  One batch is O(n log n) every n/8 new connections. */
@@ -6,6 +6,26 @@
 #include <string.h>
 
 #include "analysis_int.h"
+
+/* The DFCP results of a TCP connection: none (read-only, shared). */
+const struct tn_dfcp_infer tn_no_dfcp;
+
+/* The analysis state of a connection (not its summary, not its records). */
+void tn_conn_free_state(struct tn_conn_priv *cp)
+{
+    tn_tcp_conn_free(cp);
+    free(cp->dfcp);
+    cp->dfcp = NULL;
+}
+
+void tn_conn_priv_destroy(struct tn_conn_priv *cp)
+{
+    tn_conn_free_state(cp);
+    tn_conn_free_records(&cp->pub);
+    if (cp->pub.dfcp != &tn_no_dfcp)
+        free(cp->pub.dfcp);
+    free(cp);
+}
 
 struct victim {
     size_t k;                  /* index into conns */

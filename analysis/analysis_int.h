@@ -240,8 +240,12 @@ struct tn_analyzer {
 /* The table holds cfg.max_conns connections with analysis state: evict some (analysis_evict.c).
  * Indexes into conns change; a->last_idx is reset. */
 void tn_analyzer_evict(struct tn_analyzer *a);
-/* Free everything of connection cp (state, records, results). */
+/* Free everything of connection cp (state, records, results), or its analysis state only (not
+ * its summary, not its records). */
 void tn_conn_priv_destroy(struct tn_conn_priv *cp);
+void tn_conn_free_state(struct tn_conn_priv *cp);
+/* The DFCP results of a TCP connection: none (read-only, shared). */
+extern const struct tn_dfcp_infer tn_no_dfcp;
 
 /* Per-protocol packet handlers: p belongs to c, in direction d. */
 void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *c, enum tn_dir d,
