@@ -20,7 +20,8 @@
 #include "analysis_int.h"
 #include "cc/cc.h"
 
-#define MIN_FIT 20                 /* window-limited ACKs for a fit to count (as issue 4's) */
+#define MIN_FIT 8                  /* rounds for a growth fit to count: one BBR gain cycle
+                                    * (tcp_bbr.c CYCLE_LEN), the fewest that show a shape */
 #define SAME 1e-9                  /* replays this close are the same replay */
 #define DIP_PENALTY 0.25           /* per ProbeRTT dip a flavour without ProbeRTT cannot explain */
 
@@ -44,26 +45,23 @@ static double obs_median(const struct tn_cc_obs *obs)
     return n ? v[n / 2] : -1;
 }
 
-/* Paired sign test (two-sided 5%: |z| >= 1.96) over the ACKs both fits share: is a's window
- * closer to the flight than b's on significantly more of them? */
+/* Paired sign test (two-sided 5%: |z| >= 1.96) over the rounds both fits share: is a's
+ * open-loop window closer to the round's flight than b's on significantly more of them? */
 #define SIGN_Z 1.96
 
 static bool fits_better(const struct tn_cc_fit *a, const struct tn_cc_fit *b, unsigned rounds, double *z)
 {
     *z = 0;
-    if (a->nerr != b->nerr || !a->nerr || (a->ops->cong_control != NULL) != (b->ops->cong_control != NULL))
+    if (a->nerr != b->nerr || !a->nerr)
         return a->err_med >= 0 && (b->err_med < 0 || a->err_med < b->err_med);
     double wins = 0, losses = 0;
     for (unsigned i = 0; i < a->nerr; i++) {
         wins += a->err[i] < b->err[i] - SAME;
         losses += a->err[i] > b->err[i] + SAME;
     }
+    (void)rounds;
     if (wins + losses > 0)
         *z = (wins - losses) / sqrt(wins + losses);
-    /* the ACKs of one round trip move together (the window changes per round): count one
-     * independent comparison per round */
-    if (rounds && a->nerr > rounds)
-        *z *= sqrt((double)rounds / a->nerr);
     return *z >= SIGN_Z;
 }
 
@@ -105,7 +103,7 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
     for (unsigned i = 0; i < n; i++) {
         const struct tn_cc_fit *f = &fits[i];
         struct cand *k = &c[i];
-        inf->cwnd_err[i + 1] = f->err_med;
+        inf->cwnd_err[i + 1] = f->ack_err_med;
         bool fit_ok = f->nerr >= MIN_FIT;
         k->fit = fit_ok ? f->err_med : 0;
         k->dec = beta_obs < 0 ? 0 : f->nbeta_pred ? fabs(beta_obs - f->beta_pred) : worst_dec;
@@ -124,7 +122,7 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
     size_t len = sizeof inf->cc_evidence, at = 0;
     ev[0] = 0;
     if (!scored) {
-        snprintf(ev, len, "too little evidence: fewer than %d window-limited ACKs and no loss", MIN_FIT);
+        snprintf(ev, len, "too little evidence: fewer than %d window-clocked round trips and no loss", MIN_FIT);
         return;
     }
     int best = -1;
@@ -184,10 +182,26 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
         at = add(ev, len, at, "; tie: %s and %s not told apart", fits[best].ops->name, fits[second].ops->name);
         return;
     }
+    /* a flavour not yet checked that explains the flow better on both counts (growth and
+     * decrease): naming a checked one would be a guess */
+    int rival = -1;
+    for (unsigned i = 0; i < n; i++)
+        if (c[i].scored && !c[i].candidate && !same_replay(&fits[i], &fits[best]) &&
+            (rival < 0 || c[i].score < c[rival].score))
+            rival = (int)i;
+    double zr = 0;
+    if (rival >= 0 && c[rival].score < c[best].score && fits_better(&fits[rival], &fits[best], obs->rounds, &zr) &&
+        c[best].dec - c[rival].dec >= resolution) {
+        add(ev, len, at, "; %s* explains it better on growth and decrease", fits[rival].ops->name);
+        return;
+    }
     inf->flavor = (enum tn_cc_flavor)(best + 1);
     double conf = second < 0 ? 1 : c[second].score > 0 ? (c[second].score - c[best].score) / c[second].score : 0;
+    /* and the margin over every flavour replayed, checked or not */
+    if (rival >= 0)
+        conf = fmin(conf, c[rival].score > c[best].score ? (c[rival].score - c[best].score) / c[rival].score : 0);
     /* more losses and more window-limited ACKs, more weight: n / (n + 1) of the evidence units */
-    double units = obs->nbetas + (double)fits[best].nerr / MIN_FIT;
+    double units = obs->nbetas + (double)fits[best].nerr / MIN_FIT;   /* rounds in units of 8 */
     inf->flavor_confidence = conf * units / (units + 1);
     at = add(ev, len, at, "; %s %s", fits[best].ops->name, fits[best].ops->signature);
 }

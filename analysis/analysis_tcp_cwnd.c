@@ -56,6 +56,12 @@ struct flavour_run {
     size_t nbeta, cap_beta;
     struct step cw, ss;
     struct ss_exit exit;       /* the first time it left slow start without a loss */
+    /* the open-loop copy: the flavour alone since the last reduction (no correction from the
+     * flight), compared with each window-clocked round's largest flight: the growth shape */
+    struct tn_cc_sock ol;
+    bool ol_on;
+    double *oerr;
+    size_t noerr, cap_oerr;
 };
 
 struct tn_cc_model {
@@ -95,6 +101,8 @@ struct tn_cc_model *tn_cc_new(uint32_t mss)
         r->sk.min_rtt_ms = r->sk.srtt_ms = r->sk.rtt_ms = -1;
         if (r->ops->init)
             r->ops->init(&r->sk);
+        r->ol = r->sk;
+        r->ol_on = true;
     }
     return m;
 }
@@ -107,6 +115,7 @@ void tn_cc_free(struct tn_cc_model *m)
         free(m->f[i].err);
         free(m->f[i].flights);
         free(m->f[i].beta);
+        free(m->f[i].oerr);
         free(m->f[i].cw.s.pts);
         free(m->f[i].ss.s.pts);
     }
@@ -215,11 +224,13 @@ static void watch_dips(struct tn_cc_model *m, const struct tn_cc_ack *a, double 
     }
 }
 
-/* One flavour's replay of one ACK. */
-static void ack_one(struct tn_cc_model *m, struct flavour_run *r, const struct tn_cc_ack *a, double segs,
-                    double flight, double pipe, bool round_ended, bool round_start)
+/* One flavour's replay of one ACK: the replay (sk = &r->sk, observed: the flight corrects it
+ * and is fitted), or its open-loop copy (sk = &r->ol: the flavour alone from the last
+ * reduction on, growing where the replay found the sender window-limited). */
+static void ack_one(struct tn_cc_model *m, struct flavour_run *r, struct tn_cc_sock *sk, bool observed,
+                    const struct tn_cc_ack *a, double segs, double flight, double pipe, bool round_ended,
+                    bool round_start)
 {
-    struct tn_cc_sock *sk = &r->sk;
     const struct tn_cc_ops *ops = r->ops;
     sk->now_ns = a->t_ns;
     sk->rtt_ms = a->rtt_ms;
@@ -237,14 +248,15 @@ static void ack_one(struct tn_cc_model *m, struct flavour_run *r, const struct t
     sk->app_limited = a->app_limited;
     if (ops->cong_control) {   /* the flavour does it all (BBR) */
         sk->cwnd_limited = !a->rwnd_limited && !a->app_limited;
-        if (sk->cwnd_limited && !a->in_episode && !a->episode_ended && flight >= 4 && ops->target_flight)
+        if (observed && sk->cwnd_limited && !a->in_episode && !a->episode_ended && flight >= 4 && ops->target_flight)
             fit(r, ops->target_flight(sk), flight);
         ops->cong_control(sk);
-        if (sk->ss_exit_now)
+        if (observed && sk->ss_exit_now)
             note_ss_exit(m, r, a);
+        sk->ss_exit_now = false;
         return;
     }
-    if (round_ended && slow_start_ended_unseen(m, r)) {
+    if (observed && round_ended && slow_start_ended_unseen(m, r)) {
         /* as after a loss the monitor did not see: the flavour sets its state from the
          * window it had, then both are the flight */
         sk->cwnd = floor(m->round_hist[SS_ROUNDS - 1]);
@@ -254,9 +266,12 @@ static void ack_one(struct tn_cc_model *m, struct flavour_run *r, const struct t
         sk->cwnd_cnt = 0;
         snprintf(sk->ss_exit_why, sizeof sk->ss_exit_why, "flight grew less than %.0f%% a round for %d rounds",
                  (SS_GROWTH - 1) * 100, SS_ROUNDS);
-        note_ss_exit(m, r, a);
+        note_ss_exit(m, r, a);   /* the open-loop copy goes on: a flavour without an exit of
+                                  * its own (HyStart) pays for the slow start it would keep */
     }
     if (r->in_recovery || a->episode_ended) {
+        if (!observed)
+            return;
         if (segs > 0 && ops->pkts_acked)
             ops->pkts_acked(sk);
         if (r->in_recovery)
@@ -267,24 +282,28 @@ static void ack_one(struct tn_cc_model *m, struct flavour_run *r, const struct t
      * start while cwnd < 2 x the flight, else when the flight fills it) */
     bool cwnd_limited = !a->rwnd_limited &&
                         (tn_cc_in_slow_start(sk) ? sk->cwnd < 2 * flight : flight >= sk->cwnd - 3);
+    if (!observed)   /* the copy grows where the sender was window-limited, whatever its own window */
+        cwnd_limited = r->sk.cwnd_limited;
     sk->cwnd_limited = cwnd_limited;
     /* the fit: every ACK outside episodes that the receiver's window did not bound, so a
      * flavour whose window runs above the flight (it would call the sender
      * application-limited) pays for it as one below does */
-    if (!a->rwnd_limited && flight >= 4)
+    if (observed && !a->rwnd_limited && flight >= 4)
         fit(r, ops->target_flight ? ops->target_flight(sk) : sk->cwnd, flight);
     double sent = a->sent_flight_max / m->mss;
-    if (sent > sk->cwnd + 0.5)
+    if (observed && sent > sk->cwnd + 0.5)
         sk->cwnd = floor(sent);   /* it sent while the pipe was below its window */
     if (segs > 0 && ops->pkts_acked)   /* Linux calls it on every ACK, limited or not */
         ops->pkts_acked(sk);
-    if (sk->ss_exit_now)
+    if (observed && sk->ss_exit_now)
         note_ss_exit(m, r, a);
+    sk->ss_exit_now = false;
     if (segs <= 0 || !cwnd_limited)
         return;
     ops->cong_avoid(sk, segs);
-    if (sk->ss_exit_now)
+    if (observed && sk->ss_exit_now)
         note_ss_exit(m, r, a);
+    sk->ss_exit_now = false;
 }
 
 void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
@@ -303,9 +322,22 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     m->round_pipe_min = fmin(m->round_pipe_min, pipe);
     m->round_rwnd |= a->rwnd_limited;
     watch_dips(m, a, pipe, a->in_episode);
+    /* a window-clocked round ended: how far is each open-loop copy from its largest flight? */
+    double top = m->round_hist[SS_ROUNDS - 1];
+    if (round_ended && m->rounds_clean > 0 && top >= 4 && !a->in_episode)
+        for (int i = 0; i < NFLAV; i++) {
+            struct flavour_run *r = &m->f[i];
+            if (!r->ol_on)
+                continue;
+            double w = r->ops->target_flight ? r->ops->target_flight(&r->ol) : r->ol.cwnd;
+            tn_grow((void **)&r->oerr, &r->cap_oerr, r->noerr + 1, sizeof *r->oerr);
+            r->oerr[r->noerr++] = fabs(w - top) / top;
+        }
     for (int i = 0; i < NFLAV; i++) {
         struct flavour_run *r = &m->f[i];
-        ack_one(m, r, a, segs, flight, pipe, round_ended, m->round != round_before);
+        ack_one(m, r, &r->sk, true, a, segs, flight, pipe, round_ended, m->round != round_before);
+        if (r->ol_on)
+            ack_one(m, r, &r->ol, false, a, segs, flight, pipe, round_ended, m->round != round_before);
         /* a flavour with its own control restores its window on the ACK after the recovery */
         if (r->beta_pending && r->sk.prior_cwnd >= BETA_MIN_WINDOW) {
             tn_grow((void **)&r->beta, &r->cap_beta, r->nbeta + 1, sizeof *r->beta);
@@ -341,6 +373,7 @@ void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double fli
         struct flavour_run *r = &m->f[i];
         struct tn_cc_sock *sk = &r->sk;
         sk->now_ns = t_ns;
+        r->ol_on = false;   /* until the reduction is over */
         if (r->ops->cong_control) {   /* BBR keeps its model; the state tells it */
             bool entering = sk->state == TN_CA_OPEN || sk->state == TN_CA_CWR || timeout;
             if (entering) {
@@ -376,6 +409,15 @@ void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double fli
     }
 }
 
+/* A reduction is over (or the window was set anew): the open-loop copies start from here. */
+static void restart_open_loop(struct tn_cc_model *m)
+{
+    for (int i = 0; i < NFLAV; i++) {
+        m->f[i].ol = m->f[i].sk;
+        m->f[i].ol_on = true;
+    }
+}
+
 /* A probe retransmission (TLP) repaired a loss: Linux reduces the window once, without a
  * recovery episode (CWR, tcp_process_tlp_ack): ssthresh from the window, cwnd = ssthresh. */
 void tn_cc_on_cwr(struct tn_cc_model *m)
@@ -391,6 +433,7 @@ void tn_cc_on_cwr(struct tn_cc_model *m)
         sk->cwnd_cnt = 0;
         event(r, TN_CA_EVENT_COMPLETE_CWR);
     }
+    restart_open_loop(m);
 }
 
 /* The handshake timed out: Linux enters Loss in SYN_SENT (ssthresh from the initial window)
@@ -409,6 +452,7 @@ void tn_cc_on_syn_timeout(struct tn_cc_model *m)
         sk->cwnd = 1;
         sk->cwnd_cnt = 0;
     }
+    restart_open_loop(m);
 }
 
 void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout)
@@ -436,6 +480,7 @@ void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout)
         }
         r->beta_pending = fast && r->ops->cong_control;
     }
+    restart_open_loop(m);
 }
 
 /* Back from idle with nothing in flight (the sender's first segment after idle_ms): Linux
@@ -463,6 +508,7 @@ void tn_cc_on_idle(struct tn_cc_model *m, int64_t t_ns, double idle_ms, double r
         event(r, TN_CA_EVENT_TX_START);
         sk->idle_ns = 0;
     }
+    restart_open_loop(m);
 }
 
 static void push(struct tn_series *s, int64_t t, double v)
@@ -553,14 +599,15 @@ void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
     struct tn_cc_fit fits[NFLAV];
     for (int i = 0; i < NFLAV; i++) {
         struct flavour_run *r = &m->f[i];
-        double *ordered = tn_xcalloc(r->nerr + 1, sizeof *ordered);
-        if (r->nerr)
-            memcpy(ordered, r->err, r->nerr * sizeof *ordered);
+        double *ordered = tn_xcalloc(r->noerr + 1, sizeof *ordered);
+        if (r->noerr)
+            memcpy(ordered, r->oerr, r->noerr * sizeof *ordered);
         fits[i] = (struct tn_cc_fit){
             .ops = r->ops,
-            .nerr = (unsigned)r->nerr,
+            .nerr = (unsigned)r->noerr,
             .err = ordered,
-            .err_med = median(r->err, r->nerr),
+            .err_med = median(r->oerr, r->noerr),
+            .ack_err_med = median(r->err, r->nerr),
             .flight_med = median(r->flights, r->nerr),
             .nbeta_pred = (unsigned)r->nbeta,
             .beta_pred = median(r->beta, r->nbeta),

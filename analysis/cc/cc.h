@@ -96,11 +96,14 @@ bool tn_cc_in_slow_start(const struct tn_cc_sock *sk);
 /* What the replay of one flavour says about a flow, for the classifier (analysis_cc_classify.c). */
 struct tn_cc_fit {
     const struct tn_cc_ops *ops;
-    double err_med;            /* median |window - flight| / flight where the window limited it */
-    unsigned nerr;             /* how many such ACKs */
-    const double *err;         /* the errors in ACK order (the same ACKs for every flavour
-                                * without cong_control), for paired comparisons */
-    double flight_med;         /* median flight at those ACKs, segments */
+    /* the growth shape: |open-loop window - largest flight| / largest flight at the end of
+     * each window-clocked round, the open-loop copy running the flavour alone since the last
+     * reduction; the same rounds for every flavour */
+    double err_med;
+    unsigned nerr;
+    const double *err;         /* in round order, for paired comparisons */
+    double ack_err_med;        /* the replay's (corrected) median error per ACK: for the report */
+    double flight_med;         /* median flight at the fitted ACKs, segments */
     double beta_pred;          /* median window after / before a fast recovery, as replayed */
     unsigned nbeta_pred;
 };

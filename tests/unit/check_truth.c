@@ -14,25 +14,29 @@ struct sample_case {
     const char *dir;
     const char *pcap;          /* sender-side capture, or a router's next to the sender */
     int flow;                  /* flow number in the manifest */
+    bool no_loss;              /* no loss while captured: the flavour may be unknown (below) */
 };
 
 static const struct sample_case cases[] = {
-    {"reno-smallq", "snd1_eth0.pcap", 1},
-    {"cubic-loss1-owd10", "snd1_eth0.pcap", 1},
-    {"cubic-loss1-owd100", "snd1_eth0.pcap", 1},
-    {"cubic-owd5", "snd1_eth0.pcap", 1},
-    {"cubic-owd25", "snd1_eth0.pcap", 1},
-    {"cubic-owd50", "snd1_eth0.pcap", 1},
-    {"cubic-queue-4points", "snd1_eth0.pcap", 1},
+    {"reno-smallq", "snd1_eth0.pcap", 1, false},
+    {"cubic-loss1-owd10", "snd1_eth0.pcap", 1, false},
+    {"cubic-loss1-owd100", "snd1_eth0.pcap", 1, false},
+    {"cubic-owd5", "snd1_eth0.pcap", 1, false},
+    {"cubic-owd25", "snd1_eth0.pcap", 1, false},
+    {"cubic-owd50", "snd1_eth0.pcap", 1, false},
+    {"cubic-queue-4points", "snd1_eth0.pcap", 1, false},
     /* the router's ingress, and its bottleneck egress: behind the queue, where the sender's
      * reaction to an ACK shows only after the queue delay (tens of ms here) */
-    {"cubic-queue-4points", "rtr_s1.pcap", 1},
-    {"cubic-queue-4points", "rtr_bn0.pcap", 1},
-    {"dumbbell-cubic-rtt", "snd1_eth0.pcap", 1},
-    {"dumbbell-cubic-rtt", "snd2_eth0.pcap", 2},
-    {"parkinglot-cubic", "snd1_eth0.pcap", 1},
-    {"parkinglot-cubic", "snd2_eth0.pcap", 2},
-    {"parkinglot-cubic", "snd3_eth0.pcap", 3},
+    {"cubic-queue-4points", "rtr_s1.pcap", 1, false},
+    {"cubic-queue-4points", "rtr_bn0.pcap", 1, false},
+    {"dumbbell-cubic-rtt", "snd1_eth0.pcap", 1, false},
+    {"dumbbell-cubic-rtt", "snd2_eth0.pcap", 2, false},
+    /* the long flow has no fast recovery at its sender: before a first loss CUBIC grows at
+     * least 5% a round trip (tcp_cubic.c: cnt at most 20 while last_max_cwnd is 0), which at
+     * its ~20-segment window is Reno's one segment a round trip, so nothing tells them apart */
+    {"parkinglot-cubic", "snd1_eth0.pcap", 1, true},
+    {"parkinglot-cubic", "snd2_eth0.pcap", 2, false},
+    {"parkinglot-cubic", "snd3_eth0.pcap", 3, false},
 };
 
 static void path_of(char *buf, size_t len, const char *dir, const char *file)
@@ -231,8 +235,13 @@ START_TEST(test_sender_side_against_kernel)
 
     snprintf(key, sizeof key, "flow%d_cc", sc->flow);
     manifest_get(sc->dir, key, val, sizeof val);
-    ck_assert_msg(strcmp(tn_cc_flavor_name(f->flavor), val) == 0, "%s: flavour %s, the sender ran %s", p,
-                  tn_cc_flavor_name(f->flavor), val);
+    ck_assert_msg(strcmp(tn_cc_flavor_name(f->flavor), val) == 0 || (sc->no_loss && f->flavor == TN_CC_UNKNOWN),
+                  "%s: flavour %s, the sender ran %s", p, tn_cc_flavor_name(f->flavor), val);
+    /* a confident verdict is a right one, and the evidence says why */
+    ck_assert_msg(f->flavor == TN_CC_UNKNOWN || f->flavor_confidence < 0.5 ||
+                      strcmp(tn_cc_flavor_name(f->flavor), val) == 0, "%s: wrong flavour with confidence %.2f", p,
+                  f->flavor_confidence);
+    ck_assert_msg(f->cc_evidence[0] != 0, "%s: no evidence for the flavour", p);
 
     /* the accuracy targets on sender-side captures */
     struct tn_accuracy a = accuracy_of(sc, an, c);
@@ -252,18 +261,18 @@ END_TEST
  * was 35% (median) when this test was written; the parking lot's long flow, whose first
  * segment was lost before the receiver, was 141% before slow start's unseen end was detected. */
 static const struct sample_case rcv_cases[] = {
-    {"reno-smallq", "rcv1_eth0.pcap", 1},
-    {"cubic-loss1-owd10", "rcv1_eth0.pcap", 1},
-    {"cubic-loss1-owd100", "rcv1_eth0.pcap", 1},
-    {"cubic-owd5", "rcv1_eth0.pcap", 1},
-    {"cubic-owd25", "rcv1_eth0.pcap", 1},
-    {"cubic-owd50", "rcv1_eth0.pcap", 1},
-    {"cubic-queue-4points", "rcv1_eth0.pcap", 1},
-    {"dumbbell-cubic-rtt", "rcv1_eth0.pcap", 1},
-    {"dumbbell-cubic-rtt", "rcv2_eth0.pcap", 2},
-    {"parkinglot-cubic", "rcv1_eth0.pcap", 1},
-    {"parkinglot-cubic", "rcv2_eth0.pcap", 2},
-    {"parkinglot-cubic", "rcv3_eth0.pcap", 3},
+    {"reno-smallq", "rcv1_eth0.pcap", 1, false},
+    {"cubic-loss1-owd10", "rcv1_eth0.pcap", 1, false},
+    {"cubic-loss1-owd100", "rcv1_eth0.pcap", 1, false},
+    {"cubic-owd5", "rcv1_eth0.pcap", 1, false},
+    {"cubic-owd25", "rcv1_eth0.pcap", 1, false},
+    {"cubic-owd50", "rcv1_eth0.pcap", 1, false},
+    {"cubic-queue-4points", "rcv1_eth0.pcap", 1, false},
+    {"dumbbell-cubic-rtt", "rcv1_eth0.pcap", 1, false},
+    {"dumbbell-cubic-rtt", "rcv2_eth0.pcap", 2, false},
+    {"parkinglot-cubic", "rcv1_eth0.pcap", 1, false},
+    {"parkinglot-cubic", "rcv2_eth0.pcap", 2, false},
+    {"parkinglot-cubic", "rcv3_eth0.pcap", 3, false},
 };
 
 START_TEST(test_receiver_side_cwnd)
@@ -274,6 +283,16 @@ START_TEST(test_receiver_side_cwnd)
     const struct tn_conn *c = load_flow(sc, &an, &port);
     struct tn_accuracy a = accuracy_of(sc, an, c);
     ck_assert_msg(a.cwnd_err_med <= 0.40, "%s %s: cwnd median error %.3f", sc->dir, sc->pcap, a.cwnd_err_med);
+    /* the flavour at the receiver: the decrease shows there as 0.83-1.00 (0.55-0.77 at the
+     * senders), so the verdict is weak; it must never be wrong with confidence 0.5 or more */
+    char key[64], val[128];
+    snprintf(key, sizeof key, "flow%d_cc", sc->flow);
+    manifest_get(sc->dir, key, val, sizeof val);
+    const struct tn_tcp_infer *f = &c->inf[TN_A2B];
+    ck_assert_msg(f->flavor == TN_CC_UNKNOWN || f->flavor_confidence < 0.5 ||
+                      strcmp(tn_cc_flavor_name(f->flavor), val) == 0,
+                  "%s %s: flavour %s with confidence %.2f, the sender ran %s", sc->dir, sc->pcap,
+                  tn_cc_flavor_name(f->flavor), f->flavor_confidence, val);
     tn_analyzer_free(an);
 }
 END_TEST
