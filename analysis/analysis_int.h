@@ -59,6 +59,7 @@ struct tn_pending_ack {
     int64_t acked, sacked;     /* newly acknowledged / SACKed bytes */
     double rtt_ms;             /* RTT sample it gave, or < 0 */
     int64_t una;               /* cumulative ACK */
+    int64_t delivered;         /* una plus the bytes SACKed above it: each byte counted once */
     int64_t adj;               /* pipe = snd_nxt - una - adj (SACKed, lost, dupacked, resent) */
     bool in_episode, episode_ended;
 };
@@ -295,6 +296,8 @@ struct tn_cc_ack {
     int64_t acked;             /* newly cumulatively acknowledged */
     int64_t sacked;            /* newly SACKed */
     int64_t snd_nxt;           /* highest sequence sent (relative) */
+    int64_t delivered;         /* bytes known delivered: cumulative ACK plus SACKed above it
+                                * (Linux tp->delivered, each segment once) */
     double rtt_ms;             /* an RTT sample from this ACK, or < 0 */
     double flight_max;         /* highest pipe since the previous ACK */
     double sent_flight_max;    /* highest pipe right after a send since the previous ACK: a

@@ -315,7 +315,9 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
             m->min_rtt_ms = a->rtt_ms;
         m->srtt_ms = m->srtt_ms < 0 ? a->rtt_ms : 0.875 * m->srtt_ms + 0.125 * a->rtt_ms;   /* RFC 6298 */
     }
-    m->delivered += segs;
+    /* delivered: each segment once (a SACKed one is not counted again when the cumulative
+     * ACK passes it), as Linux's tp->delivered that BBR's rate samples use */
+    m->delivered = fmax(m->delivered, (double)a->delivered / m->mss);
     unsigned round_before = m->round;
     bool round_ended = next_round(m, a, a->snd_nxt - (int64_t)a->flight_now);
     m->round_flight = fmax(m->round_flight, flight);

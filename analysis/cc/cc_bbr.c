@@ -43,6 +43,7 @@ struct bbr {
     double pacing_gain, cwnd_gain, prior_cwnd;
     enum tn_ca_state prev_ca_state;
     unsigned conservation_round;
+    unsigned probe_rtt_round;  /* the round ProbeRTT began in */
     unsigned hist_n;
     int64_t hist_t[BBR_HIST];
     double hist_d[BBR_HIST];
@@ -152,11 +153,16 @@ static void bbr_cong_control(struct tn_cc_sock *sk)
     }
     if (expired && !b->idle_restart && b->mode != BBR_PROBE_RTT && b->min_rtt_stamp) {
         b->mode = BBR_PROBE_RTT;
+        b->probe_rtt_round = sk->round;
         b->prior_cwnd = b->prev_ca_state < TN_CA_RECOVERY ? sk->cwnd : fmax(b->prior_cwnd, sk->cwnd);
         b->probe_rtt_done_stamp = 0;
     }
     if (b->mode == BBR_PROBE_RTT) {
-        if (!b->probe_rtt_done_stamp && sk->flight <= BBR_CWND_MIN) {
+        /* Linux waits for its flight to drain to 4 segments under the cap of 4; a replay whose
+         * ProbeRTT is not the sender's own moment sees another flight: the cap has drained
+         * it once a round has passed */
+        if (!b->probe_rtt_done_stamp &&
+            (sk->flight <= BBR_CWND_MIN || sk->round != b->probe_rtt_round)) {
             b->probe_rtt_done_stamp = sk->now_ns + BBR_PROBE_RTT_NS;
             b->probe_rtt_round_done = false;
         } else if (b->probe_rtt_done_stamp) {
@@ -263,13 +269,15 @@ static double bbr_undo_cwnd(struct tn_cc_sock *sk)
     return sk->cwnd;
 }
 
-/* The flight BBR keeps: one BDP times the pacing gain (ProbeBW), capped by its window */
+/* The flight BBR keeps: pacing at gain x bandwidth holds about one BDP in flight, the window
+ * (cwnd_gain x BDP + the quantization budget) caps it when ACKs come late or bunched; the
+ * flight is the lesser of the paced one (at the RTT seen) and the cap */
 static double bbr_target_flight(const struct tn_cc_sock *sk)
 {
     const struct bbr *b = TN_CC_PRIV(sk, const struct bbr);
-    if (b->mode != BBR_PROBE_BW)
+    if (b->mode != BBR_PROBE_BW || sk->srtt_ms <= 0)
         return sk->cwnd;
-    return fmin(sk->cwnd, bdp(b, max_bw(b), fmax(b->pacing_gain, 1)));
+    return fmin(sk->cwnd, ceil(max_bw(b) * fmax(b->pacing_gain, 1) * sk->srtt_ms));
 }
 
 static void bbr_get_info(const struct tn_cc_sock *sk, double *bw_bps, double *min_rtt_ms)
