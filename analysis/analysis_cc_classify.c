@@ -144,7 +144,7 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
         at = add(ev, len, at, "decrease %.2f x at a loss", beta_obs);
     if (beta_obs >= 0 && obs->nbetas > 1)
         at = add(ev, len, at, " (median of %u)", obs->nbetas);
-    at = add(ev, len, at, "%sscore (fit + decrease, lower is better; * not yet checked against ground truth, not named): ",
+    at = add(ev, len, at, "%sscore (growth + decrease, lower is better; *: not checked, not named): ",
              at ? "; " : "");
     /* the three best, in order */
     bool used[TN_CC_COUNT] = {false};
@@ -176,7 +176,7 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
     bool fit_wins = second >= 0 && fits_better(&fits[best], &fits[second], obs->rounds, &z);
     bool dec_wins = second >= 0 && c[second].dec - c[best].dec >= resolution;
     if (second >= 0)
-        at = add(ev, len, at, "; against %s: window closer on more ACKs (sign test z %.1f), decrease %.2f vs %.2f off",
+        at = add(ev, len, at, "; against %s: growth closer in more rounds (sign test z %.1f), decrease off by %.2f vs %.2f",
                  fits[second].ops->name, z, c[best].dec, c[second].dec);
     if (second >= 0 && !fit_wins && !dec_wins) {
         at = add(ev, len, at, "; tie: %s and %s not told apart", fits[best].ops->name, fits[second].ops->name);
