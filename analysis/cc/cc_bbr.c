@@ -146,7 +146,7 @@ static void bbr_cong_control(struct tn_cc_sock *sk)
     if (b->mode == BBR_DRAIN && sk->flight <= bdp(b, bw, 1))
         enter_probe_bw(b, sk->now_ns);
     /* bbr_update_min_rtt and ProbeRTT */
-    bool expired = sk->now_ns > b->min_rtt_stamp + BBR_MIN_RTT_WIN_NS;
+    bool expired = sk->now_ns - b->min_rtt_stamp > BBR_MIN_RTT_WIN_NS;   /* no overflow near the end of time */
     if (sk->rtt_ms > 0 && (b->min_rtt_ms < 0 || sk->rtt_ms < b->min_rtt_ms || expired)) {
         b->min_rtt_ms = sk->rtt_ms;
         b->min_rtt_stamp = sk->now_ns;
@@ -163,12 +163,12 @@ static void bbr_cong_control(struct tn_cc_sock *sk)
          * it once a round has passed */
         if (!b->probe_rtt_done_stamp &&
             (sk->flight <= BBR_CWND_MIN || sk->round != b->probe_rtt_round)) {
-            b->probe_rtt_done_stamp = sk->now_ns + BBR_PROBE_RTT_NS;
+            b->probe_rtt_done_stamp = sk->now_ns;   /* held from here for BBR_PROBE_RTT_NS */
             b->probe_rtt_round_done = false;
         } else if (b->probe_rtt_done_stamp) {
             if (sk->round_start)
                 b->probe_rtt_round_done = true;
-            if (b->probe_rtt_round_done && sk->now_ns > b->probe_rtt_done_stamp) {
+            if (b->probe_rtt_round_done && sk->now_ns - b->probe_rtt_done_stamp > BBR_PROBE_RTT_NS) {
                 b->min_rtt_stamp = sk->now_ns;
                 sk->cwnd = fmax(sk->cwnd, b->prior_cwnd);
                 if (b->full_bw_reached)

@@ -106,9 +106,10 @@ static void cubic_cwnd_event(struct tn_cc_sock *sk, enum tn_ca_event ev)
 {
     struct cubic *ca = TN_CC_PRIV(sk, struct cubic);
     if (ev == TN_CA_EVENT_TX_START && ca->epoch_start && sk->idle_ns > 0) {
-        ca->epoch_start += sk->idle_ns;
-        if (ca->epoch_start > sk->now_ns)
+        if (sk->idle_ns >= sk->now_ns - ca->epoch_start)
             ca->epoch_start = sk->now_ns;
+        else
+            ca->epoch_start += sk->idle_ns;
     }
 }
 
