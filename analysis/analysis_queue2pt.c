@@ -275,7 +275,8 @@ static void push(struct tn_series *s, int64_t t, double v)
 static void sweep(struct tn_q2 *q, const uint32_t *fwd_index)
 {
     struct tn_q2_result *r = &q->res;
-    qsort(q->ev, q->nev, sizeof *q->ev, ev_cmp);
+    if (q->nev)   /* no packet matched: no events, and qsort must not see NULL */
+        qsort(q->ev, q->nev, sizeof *q->ev, ev_cmp);
     int64_t pk = 0, by = 0, prev_t = 0;
     double area = 0;
     int64_t *fpk = tn_xcalloc(q->nflows + 1, sizeof *fpk);

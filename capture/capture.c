@@ -1,4 +1,4 @@
-/* capture.c - the capture handle: format probing, file chaining, dump file, statistics.
+/* capture.c - the capture handle: format probing, file chaining, statistics.
  *
  * The format of a file is found from its first bytes, as libtrace's trace_init/probe_magic do,
  * by walking the explicit formats[] list below.  Compressed files are recognized by their
@@ -34,9 +34,6 @@ static const struct {
     {"lzo", {0x89, 'L', 'Z', 'O', 0x00, 0x0d, 0x0a, 0x1a, 0x0a}, 9},
 };
 
-/* Flush a live dump at least this often, so a crash loses little. */
-enum { DUMP_FLUSH_FRAMES = 4096 };
-
 struct tn_capture {
     char **paths;               /* owned copies */
     int npaths;
@@ -56,13 +53,6 @@ struct tn_capture {
     struct tn_err warnings[TN_CAPTURE_MAX_WARNINGS];  /* tn_capture_warning */
     size_t nwarnings;
 
-    /* -w dump */
-    char *dump_path, *dump_tmp;
-    FILE *dump_fp;              /* until the pcap header can be written */
-    pcap_t *dump_dead;
-    pcap_dumper_t *dumper;
-    int dump_linktype;
-    uint64_t dump_unflushed;
 };
 
 struct tn_time tn_capture_ts_scaled(uint64_t ts, bool binary, unsigned exp)
@@ -248,7 +238,6 @@ static void close_current(struct tn_capture *c)
 static struct tn_capture *capture_new(void)
 {
     struct tn_capture *c = tn_xcalloc(1, sizeof *c);
-    c->dump_linktype = -1;
     c->backend = "none";
     return c;
 }
@@ -281,7 +270,7 @@ int tn_capture_open_files(struct tn_capture **out, const char *const *paths, int
     for (int i = 0; i < npaths; i++)
         c->paths[i] = tn_xstrdup(paths[i]);
     c->npaths = npaths;
-    /* The first file is opened now so that its link type is known early (dump files); if it
+    /* The first file is opened now so that its link type is known early (an export); if it
      * fails, the first tn_capture_next() tells, and the next call goes on with file two. */
     c->next_path = 1;
     if (open_path(c, 0, &c->pending) < 0)
@@ -316,97 +305,14 @@ int tn_capture_open_live(struct tn_capture **out, const struct tn_live_opts *o,
     return 0;
 }
 
-/* ---- dump ---- */
-
-static int dump_start(struct tn_capture *c, int linktype, struct tn_err *err)
+int tn_capture_linktype(const struct tn_capture *c)
 {
-    int snaplen = c->live ? tn_capture_live_snaplen(c->st) : 262144;
-    c->dump_dead = pcap_open_dead_with_tstamp_precision(linktype, snaplen,
-                                                        PCAP_TSTAMP_PRECISION_NANO);
-    if (!c->dump_dead)
-        return tn_err_set(err, TN_ENOMEM, "%s: pcap_open_dead failed", c->dump_tmp);
-    c->dumper = pcap_dump_fopen(c->dump_dead, c->dump_fp);
-    if (!c->dumper)
-        return tn_err_set(err, TN_EIO, "%s: %s", c->dump_tmp, pcap_geterr(c->dump_dead));
-    c->dump_fp = NULL;   /* pcap_dump_close closes it now */
-    c->dump_linktype = linktype;
-    return 0;
+    return c->ops && c->ops->linktype ? c->ops->linktype(c->st) : -1;
 }
 
-int tn_capture_dump_open(struct tn_capture *c, const char *path, struct tn_err *err)
+uint32_t tn_capture_snaplen(const struct tn_capture *c)
 {
-    if (c->dump_path)
-        return tn_err_set(err, TN_EUSAGE, "%s: a dump file is already open (%s)", path,
-                          c->dump_path);
-    size_t n = strlen(path) + 5;
-    char *tmp = tn_xmalloc(n);
-    snprintf(tmp, n, "%s.tmp", path);
-    FILE *fp = fopen(tmp, "wb");
-    if (!fp) {
-        int r = tn_err_set(err, TN_EIO, "%s: %s", tmp, strerror(errno));
-        free(tmp);
-        return r;
-    }
-    c->dump_path = tn_xstrdup(path);
-    c->dump_tmp = tmp;
-    c->dump_fp = fp;
-    /* With a file-wide link type (pcap, live) the header is written now; otherwise (pcapng, ERF)
-     * it waits for the first frame's. */
-    int lt = c->ops && c->ops->linktype ? c->ops->linktype(c->st) : -1;
-    return lt >= 0 ? dump_start(c, lt, err) : 0;
-}
-
-static void dump_frame(struct tn_capture *c, const struct tn_frame *f)
-{
-    if (!c->dumper) {
-        if (f->linktype < 0 || dump_start(c, f->linktype, NULL) < 0) {
-            c->stats.dump_skipped++;
-            return;
-        }
-    }
-    if (f->linktype != c->dump_linktype) {
-        c->stats.dump_skipped++;
-        return;
-    }
-    struct pcap_pkthdr h = {.caplen = f->caplen, .len = f->wirelen};
-    h.ts.tv_sec = (time_t)f->ts.sec;
-    h.ts.tv_usec = (suseconds_t)f->ts.nsec;   /* nanosecond dead handle: the field holds ns */
-    pcap_dump((u_char *)c->dumper, &h, f->data);
-    if (c->live && ++c->dump_unflushed >= DUMP_FLUSH_FRAMES) {
-        pcap_dump_flush(c->dumper);
-        c->dump_unflushed = 0;
-    }
-}
-
-static int dump_close(struct tn_capture *c, struct tn_err *err)
-{
-    if (!c->dump_path)
-        return 0;
-    int r = 0;
-    if (!c->dumper && c->dump_fp) {
-        /* No frame came: still write a valid, empty pcap. */
-        int lt = c->ops && c->ops->linktype ? c->ops->linktype(c->st) : -1;
-        r = dump_start(c, lt >= 0 ? lt : TN_LINK_ETHERNET, err);
-    }
-    if (c->dumper) {
-        if (pcap_dump_flush(c->dumper) != 0 && r == 0)
-            r = tn_err_set(err, TN_EIO, "%s: write failed: %s", c->dump_tmp, strerror(errno));
-        pcap_dump_close(c->dumper);
-    } else if (c->dump_fp) {
-        fclose(c->dump_fp);
-    }
-    if (c->dump_dead)
-        pcap_close(c->dump_dead);
-    if (r == 0 && rename(c->dump_tmp, c->dump_path) != 0)
-        r = tn_err_set(err, TN_EIO, "%s: cannot rename to %s: %s", c->dump_tmp, c->dump_path,
-                       strerror(errno));
-    free(c->dump_path);
-    free(c->dump_tmp);
-    c->dump_path = c->dump_tmp = NULL;
-    c->dumper = NULL;
-    c->dump_dead = NULL;
-    c->dump_fp = NULL;
-    return r;
+    return c->live && c->st ? (uint32_t)tn_capture_live_snaplen(c->st) : 262144;
 }
 
 /* ---- reading ---- */
@@ -436,8 +342,6 @@ int tn_capture_next(struct tn_capture *c, struct tn_frame *f, struct tn_err *err
             f->num = ++c->num;
             f->source = c->name;
             c->stats.frames++;
-            if (c->dump_path)
-                dump_frame(c, f);
             return 1;
         }
         if (c->live)
@@ -481,12 +385,12 @@ int tn_capture_close(struct tn_capture *c, struct tn_err *err)
 {
     if (!c)
         return 0;
-    int r = dump_close(c, err);
+    (void)err;
     close_current(c);
     for (int i = 0; i < c->npaths; i++)
         free(c->paths[i]);
     free(c->paths);
     free(c->iface);
     free(c);
-    return r;
+    return 0;
 }

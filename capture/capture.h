@@ -44,7 +44,6 @@ struct tn_capture_stats {
     uint64_t kernel_drop;      /* live: ps_drop */
     uint64_t if_drop;          /* live: ps_ifdrop */
     bool live;
-    uint64_t dump_skipped;     /* frames not written to the dump: link type differs from its */
 };
 
 struct tn_capture;
@@ -83,9 +82,12 @@ int tn_capture_next(struct tn_capture *c, struct tn_frame *f, struct tn_err *err
 /* Ask a live or file capture to stop at the next opportunity; safe in a signal handler. */
 void tn_capture_break(struct tn_capture *c);
 
-/* Save every frame delivered from now on into a pcap file at path (written as path.tmp and
- * renamed at close).  Live captures only need this, but it works for files too. */
-int tn_capture_dump_open(struct tn_capture *c, const char *path, struct tn_err *err);
+/* The link type of the current input when it has one for the whole file (pcap, live), else -1
+ * (pcapng and ERF name it per frame, and between files there is none). */
+int tn_capture_linktype(const struct tn_capture *c);
+
+/* The snap length frames are captured with: the live one, else 262144 (pcap's default). */
+uint32_t tn_capture_snaplen(const struct tn_capture *c);
 
 void tn_capture_get_stats(struct tn_capture *c, struct tn_capture_stats *st);
 
@@ -96,7 +98,32 @@ const char *tn_capture_backend(const struct tn_capture *c);
  * came from an ERF file; -1 otherwise. */
 int tn_capture_erf_type(const struct tn_capture *c);
 
-/* Close: finishes and renames the dump file if one is open.  NULL is fine. */
+/* Close.  NULL is fine. */
 int tn_capture_close(struct tn_capture *c, struct tn_err *err);
+
+/* ---- pcap files written (capture_writer.c): -w and --export ----
+ * Classic pcap with nanosecond time stamps, one link type per file (the first frame's).  The
+ * file is written as PATH.tmp with checked writes and renamed to PATH by a successful close;
+ * after any failure the temporary file is removed. */
+struct tn_pcap_writer;
+
+/* flush_often: flush every few thousand frames (live captures, so that a crash loses little). */
+int tn_pcap_writer_open(struct tn_pcap_writer **out, const char *path, uint32_t snaplen,
+                        bool flush_often, struct tn_err *err);
+
+/* Append a frame.  Returns 1 when written, 0 when skipped (a link type other than the file's,
+ * counted), -TN_EIO with err filled when writing failed (the message names the file and the
+ * number of packets written; every later call returns the same error). */
+int tn_pcap_writer_put(struct tn_pcap_writer *w, int linktype, struct tn_time ts, const uint8_t *data,
+                       uint32_t caplen, uint32_t wirelen, struct tn_err *err);
+
+uint64_t tn_pcap_writer_skipped(const struct tn_pcap_writer *w);
+
+/* Flush, fsync, close and rename; a file that saw no frame gets linktype_if_empty (< 0:
+ * Ethernet).  Returns 0 or -TN_EIO (the temporary file removed).  NULL is fine. */
+int tn_pcap_writer_close(struct tn_pcap_writer *w, int linktype_if_empty, struct tn_err *err);
+
+/* Give up: close and remove the temporary file.  NULL is fine. */
+void tn_pcap_writer_abort(struct tn_pcap_writer *w);
 
 #endif

@@ -3,7 +3,7 @@
  * Each backend (capture_pcap.c, capture_pcapng.c, capture_libtrace.c) is one struct of function
  * pointers, after libtrace's libtrace_format_t.  capture.c probes a file's first bytes, picks a
  * backend from its explicit formats[] list and drives it; it also owns frame numbering, file
- * chaining, the dump file and the statistics, so the backends stay small.
+ * chaining and the statistics, so the backends stay small.
  */
 #ifndef TN_CAPTURE_INT_H
 #define TN_CAPTURE_INT_H

@@ -21,13 +21,7 @@ static int open_trace(struct tn_source **src, const char *spec, const struct tn_
         paths = tn_xrealloc(paths, (size_t)(n + 1) * sizeof *paths);
         paths[n++] = t;
     }
-    struct tn_capture *cap;
-    r = tn_capture_open_files(&cap, paths, n, err);
-    if (r == 0) {
-        struct tn_dissect_cfg dcfg;
-        tn_source_dissect_cfg(o, &dcfg);
-        r = tn_source_open_capture(src, cap, &dcfg);
-    }
+    r = tn_source_open_files(src, paths, n, o, err);
     free(paths);
     free(list);   /* the capture keeps its own copies of the names */
     return r;

@@ -42,6 +42,9 @@ enum {
     OPT_IDLE_TIMEOUT,
     OPT_MAX_CONNS,
     OPT_FIG,                   /* issue 14's options: options_fig.c, by long name */
+    OPT_ANONYMIZE,
+    OPT_KEEP_PAYLOAD,
+    OPT_ANONYMIZE_TS,
 };
 
 static const struct option longopts[] = {
@@ -49,6 +52,10 @@ static const struct option longopts[] = {
     {"snaplen", required_argument, NULL, 's'},
     {"buffer-size", required_argument, NULL, 'B'},
     {"write", required_argument, NULL, 'w'},
+    {"export", required_argument, NULL, 'w'},
+    {"anonymize", required_argument, NULL, OPT_ANONYMIZE},
+    {"keep-payload", no_argument, NULL, OPT_KEEP_PAYLOAD},
+    {"anonymize-ts", no_argument, NULL, OPT_ANONYMIZE_TS},
     {"no-promiscuous-mode", no_argument, NULL, 'p'},
     {"immediate", no_argument, NULL, OPT_IMMEDIATE},
     {"no-immediate", no_argument, NULL, OPT_NO_IMMEDIATE},
@@ -114,7 +121,7 @@ void tn_options_usage(FILE *out)
           "      --immediate           deliver live packets at once (default)\n"
           "      --no-immediate        let the kernel batch live packets\n"
           "  -p, --no-promiscuous-mode do not put the interface into promiscuous mode\n"
-          "  -w, --write FILE          also save the packets read into a pcap FILE\n"
+          "  -w, --write, --export FILE  also save the packets read into a pcap FILE\n"
           "      --dfcp-proto N        IP protocol number of native DFCP (default 253)\n"
           "      --dfcp-port N         UDP port of encapsulated DFCP (default 9253)\n"
           "output:\n"
@@ -152,6 +159,12 @@ void tn_options_usage(FILE *out)
           "      --steady-state        ... from each sender's end of slow start to its last data\n"
           "      --transfer-period     ... over each sender's first to last data packet\n"
           "      --link-rate RATE      bottleneck rate (bit/s, k/M/G suffix): experiment-utilisation\n"
+          "anonymization:\n"
+          "      --anonymize KEYFILE   Crypto-PAn prefix-preserving addresses everywhere (32-byte\n"
+          "                            key file: AES key, pad); -w/--export then writes\n"
+          "                            anonymized headers, zeroed MACs, no payload\n"
+          "      --keep-payload        with --anonymize: exported packets keep their payload\n"
+          "      --anonymize-ts        with --anonymize: TCP time stamps rebased per host\n"
           "figures and exports:\n"
           "      --plot DIR            write every figure that applies into DIR\n"
           "      --plot-format F       png (default), svg or pdf\n"
@@ -380,6 +393,9 @@ static int parse_one(struct tn_options *o, int c, const char *arg, struct tn_err
     case OPT_XPLOT_FULL: o->xplot_full = true; return 0;
     case OPT_TRUTH: o->truth_file = arg; return 0;
     case OPT_TUI: o->tui = true; return 0;
+    case OPT_ANONYMIZE: o->anon_key = arg; return 0;
+    case OPT_KEEP_PAYLOAD: o->keep_payload = true; return 0;
+    case OPT_ANONYMIZE_TS: o->anon_ts = true; return 0;
     case OPT_REPLAY: {
         char *end;
         double sp = arg ? strtod(arg, &end) : 0;
@@ -466,6 +482,9 @@ int tn_options_parse(struct tn_options *o, int argc, char **argv, struct tn_err 
         return tn_err_set(err, TN_EUSAGE, "--replay paces trace files; it does not apply to -i");
     if (o->to_ns && o->to_ns <= o->from_ns)
         return tn_err_set(err, TN_EUSAGE, "--to must be after --from");
+    if ((o->keep_payload || o->anon_ts) && !o->anon_key)
+        return tn_err_set(err, TN_EUSAGE, "%s changes what --anonymize writes: give --anonymize KEYFILE",
+                          o->keep_payload ? "--keep-payload" : "--anonymize-ts");
     if (o->iface || o->ingress_if) {   /* live: the words left are a BPF filter */
         if (o->iface && o->ingress_if)
             return tn_err_set(err, TN_EUSAGE, "-i and --ingress-if/--egress-if are two different inputs");

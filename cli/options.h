@@ -23,7 +23,12 @@ struct tn_options {
     bool immediate;
     bool promisc;
     int buffer_kib;
-    const char *write_file;
+    const char *write_file;    /* -w / --export: the packets read, as pcap */
+
+    /* anonymization (anon/, cli/boundary.c) */
+    const char *anon_key;      /* --anonymize KEYFILE: Crypto-PAn key file */
+    bool keep_payload;         /* --keep-payload: exported frames keep their payload */
+    bool anon_ts;              /* --anonymize-ts: TCP time stamps rebased per host */
 
     /* dissection */
     uint8_t dfcp_ipproto;

@@ -29,8 +29,25 @@ static void consume(void *arg, const struct tn_source_pkt *sp)
     if (r->linkq && sp->ns2)
         tn_linkq_event(r->linkq, sp->ns2->ev, sp->ns2->t_ns, sp->ns2->from, sp->ns2->to, sp->ns2->size,
                        sp->ns2->fid, sp->ns2->id);
-    if (r->q2 && sp->has_pkt)
+    if (r->q2 && sp->has_pkt) {
         tn_q2_add(r->q2, &sp->pkt, sp->egress);
+        r->q2_seen[sp->egress] += sp->pkt.kind != TN_PK_OTHER;
+    }
+}
+
+/* The two points share no packet at all although both saw some: they cannot be matched.
+ * Anonymized with two different keys, every address differs between them (docs/anonymization.md). */
+static void warn_unmatched(const struct tn_run *r)
+{
+    const struct tn_q2_result *q = tn_q2_result(r->q2);
+    if (r->q2_seen[0] == 0 || r->q2_seen[1] == 0 || q->matched + q->reverse_matched > 0)
+        return;
+    char msg[400];
+    snprintf(msg, sizeof msg, "the two capture points cannot be matched: none of the %llu ingress "
+             "and %llu egress TCP/DFCP packets was seen at both (captures of other links or times, "
+             "or anonymized with different keys?)", (unsigned long long)r->q2_seen[0],
+             (unsigned long long)r->q2_seen[1]);
+    tn_cli_warn(msg);
 }
 
 void tn_run_start(struct tn_run *r)
@@ -65,8 +82,10 @@ void tn_run_finish_analysis(struct tn_run *r)
     tn_analyzer_finish(r->an);
     if (r->linkq)
         tn_linkq_finish(r->linkq);
-    if (r->q2)
+    if (r->q2) {
         tn_q2_finish(r->q2, r->an);
+        warn_unmatched(r);
+    }
     r->finished = true;
 }
 

@@ -15,6 +15,7 @@ struct tn_run {
     struct tn_analysis_cfg acfg;   /* may be adjusted between tn_run_open and tn_run_start */
     struct tn_analyzer *an;
     struct tn_q2 *q2;              /* two capture points: the queue between them */
+    uint64_t q2_seen[2];           /* TCP/DFCP packets seen at the ingress [0] and egress [1] */
     struct tn_linkq *linkq;        /* ns-2: the link queues */
     struct tn_pipeline pl;         /* src, an and the consumers set by tn_run_start */
     int status;

@@ -31,13 +31,6 @@ void tn_names_fini(struct tn_names *s)
     *s = (struct tn_names){0};
 }
 
-void tn_source_dissect_cfg(const struct tn_options *o, struct tn_dissect_cfg *dcfg)
-{
-    tn_dissect_cfg_default(dcfg);
-    dcfg->dfcp_ipproto = o->dfcp_ipproto;
-    dcfg->dfcp_udp_port = o->dfcp_udp_port;
-}
-
 /* ---- the capture kind ---- */
 
 struct capture_source {
@@ -64,7 +57,7 @@ static int capture_next(struct tn_source *s, struct tn_source_pkt *out, struct t
             cs->last_src = f.source;
             cs->origin = tn_names_intern(&cs->names, f.source);
         }
-        out->status = tn_dissect(&s->dcfg, f.linktype, f.data, f.caplen, f.wirelen, f.ts, f.num, &out->pkt);
+        out->status = tn_boundary_frame(s->bnd, &f, &out->pkt);
         out->has_pkt = true;
         out->egress = false;
         out->origin = cs->origin;
@@ -91,7 +84,7 @@ static void capture_stats(struct tn_source *s, struct tn_capture_stats *st)
 
 static int capture_dump_open(struct tn_source *s, const char *path, struct tn_err *err)
 {
-    return tn_capture_dump_open(((struct capture_source *)s)->cap, path, err);
+    return tn_boundary_export(s->bnd, path, ((struct capture_source *)s)->cap, err);
 }
 
 static int capture_close(struct tn_source *s, struct tn_err *err)
@@ -112,12 +105,12 @@ static const struct tn_source_ops capture_ops = {
     .close = capture_close,
 };
 
-int tn_source_open_capture(struct tn_source **out, struct tn_capture *cap, const struct tn_dissect_cfg *dcfg)
+int tn_source_open_capture(struct tn_source **out, struct tn_capture *cap)
 {
     struct capture_source *cs = tn_xcalloc(1, sizeof *cs);
     struct tn_capture_stats st;
     tn_capture_get_stats(cap, &st);
-    cs->base = (struct tn_source){.ops = &capture_ops, .live = st.live, .dcfg = *dcfg};
+    cs->base = (struct tn_source){.ops = &capture_ops, .live = st.live};
     cs->cap = cap;
     *out = &cs->base;
     return 0;
@@ -150,9 +143,7 @@ int tn_source_open_twopoint_live(struct tn_source **out, const struct tn_options
     if (r < 0)
         return r;
     tell_capture_warnings(cap);
-    struct tn_dissect_cfg dcfg;
-    tn_source_dissect_cfg(o, &dcfg);
-    tn_source_open_capture(out, cap, &dcfg);
+    tn_source_open_capture(out, cap);
     struct capture_source *cs = (struct capture_source *)*out;
     cs->in_idx = in_idx;
     cs->out_idx = out_idx;
@@ -175,8 +166,7 @@ static int drop_privileges(const char *user, struct tn_err *err)
     return 0;
 }
 
-static int open_plain(struct tn_source **out, const struct tn_options *o, const struct tn_dissect_cfg *dcfg,
-                      struct tn_err *err)
+static int open_plain(struct tn_source **out, const struct tn_options *o, struct tn_err *err)
 {
     struct tn_capture *cap;
     int r;
@@ -197,15 +187,28 @@ static int open_plain(struct tn_source **out, const struct tn_options *o, const 
     }
     if (r < 0)
         return r;
-    return tn_source_open_capture(out, cap, dcfg);
+    return tn_source_open_capture(out, cap);
+}
+
+/* The source just opened (r = its open's result) gets the boundary made before it. */
+static int attach(struct tn_source **out, struct tn_boundary *bnd, int r)
+{
+    if (r < 0) {
+        tn_boundary_free(bnd, NULL);
+        *out = NULL;
+        return r;
+    }
+    (*out)->bnd = bnd;
+    return 0;
 }
 
 int tn_source_open(struct tn_source **out, const struct tn_options *o, struct tn_err *err)
 {
-    struct tn_dissect_cfg dcfg;
-    tn_source_dissect_cfg(o, &dcfg);
-    int r;
+    struct tn_boundary *bnd;
     *out = NULL;
+    int r = tn_boundary_new(&bnd, o, err);   /* the --anonymize key before any input */
+    if (r < 0)
+        return r;
     if (o->ns2_file)
         r = tn_source_open_ns2(out, o->ns2_file, err);
     else if (o->ingress_if)
@@ -213,8 +216,8 @@ int tn_source_open(struct tn_source **out, const struct tn_options *o, struct tn
     else if (o->ningress > 0)
         r = tn_source_open_twopoint(out, o, err);
     else
-        r = open_plain(out, o, &dcfg, err);
-    if (r < 0 || !o->user)
+        r = open_plain(out, o, err);
+    if ((r = attach(out, bnd, r)) < 0 || !o->user)
         return r;
     struct tn_err derr;
     r = drop_privileges(o->user, &derr);
@@ -229,15 +232,35 @@ int tn_source_open(struct tn_source **out, const struct tn_options *o, struct tn
 int tn_source_open_path(struct tn_source **out, const char *path, const struct tn_options *o,
                         struct tn_err *err)
 {
-    if (tn_ns2_probe(path))
-        return tn_source_open_ns2(out, path, err);
-    struct tn_dissect_cfg dcfg;
-    tn_source_dissect_cfg(o, &dcfg);
-    struct tn_capture *cap;
-    int r = tn_capture_open_file(&cap, path, err);
+    struct tn_boundary *bnd;
+    *out = NULL;
+    int r = tn_boundary_new(&bnd, o, err);
     if (r < 0)
         return r;
-    return tn_source_open_capture(out, cap, &dcfg);
+    if (tn_ns2_probe(path)) {
+        r = tn_source_open_ns2(out, path, err);
+    } else {
+        struct tn_capture *cap;
+        r = tn_capture_open_file(&cap, path, err);
+        if (r == 0)
+            r = tn_source_open_capture(out, cap);
+    }
+    return attach(out, bnd, r);
+}
+
+int tn_source_open_files(struct tn_source **out, const char *const *paths, int n,
+                         const struct tn_options *o, struct tn_err *err)
+{
+    struct tn_boundary *bnd;
+    *out = NULL;
+    int r = tn_boundary_new(&bnd, o, err);
+    if (r < 0)
+        return r;
+    struct tn_capture *cap;
+    r = tn_capture_open_files(&cap, paths, n, err);
+    if (r == 0)
+        r = tn_source_open_capture(out, cap);
+    return attach(out, bnd, r);
 }
 
 void tn_source_break(struct tn_source *s)
@@ -262,7 +285,14 @@ int tn_source_dump_open(struct tn_source *s, const char *path, struct tn_err *er
 
 int tn_source_close(struct tn_source *s, struct tn_err *err)
 {
-    return s ? s->ops->close(s, err) : 0;
+    if (!s)
+        return 0;
+    struct tn_err xerr;
+    int rx = tn_boundary_free(s->bnd, &xerr);   /* the export first: its failure is the news */
+    int r = s->ops->close(s, err);
+    if (rx < 0 && err)
+        *err = xerr;
+    return rx < 0 ? rx : r;
 }
 
 void tn_source_report_stats(struct tn_source *s, FILE *out)

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "boundary.h"
 #include "capture.h"
 #include "dissect.h"
 #include "ns2.h"
@@ -41,22 +42,25 @@ struct tn_source_ops {
 struct tn_source {
     const struct tn_source_ops *ops;
     bool live;                  /* reads may block: the loop never holds its lock around them */
-    struct tn_dissect_cfg dcfg;
+    struct tn_boundary *bnd;    /* every frame is dissected (and anonymized, exported) there;
+                                 * owned, set by tn_source_open / tn_source_open_path */
 };
 
-/* The dissector configuration of the options (DFCP protocol number and UDP port). */
-void tn_source_dissect_cfg(const struct tn_options *o, struct tn_dissect_cfg *dcfg);
-
 /* The input of the options: --ns2, --ingress/--egress files, --ingress-if/--egress-if, -i
- * (then privileges are dropped to -Z USER) or FILE arguments.  Returns 0 or <0 with err. */
+ * (then privileges are dropped to -Z USER) or FILE arguments.  The --anonymize key is read
+ * first, before any input is opened.  Returns 0 or <0 with err. */
 int tn_source_open(struct tn_source **out, const struct tn_options *o, struct tn_err *err);
 
 /* One file: an ns-2 trace when it looks like one, else a packet trace (experiments). */
 int tn_source_open_path(struct tn_source **out, const char *path, const struct tn_options *o,
                         struct tn_err *err);
 
+/* Several packet trace files read as one (the capture points of one run of an experiment). */
+int tn_source_open_files(struct tn_source **out, const char *const *paths, int n,
+                         const struct tn_options *o, struct tn_err *err);
+
 /* The kinds (source.c, source_twopoint.c, source_ns2.c). */
-int tn_source_open_capture(struct tn_source **out, struct tn_capture *cap, const struct tn_dissect_cfg *dcfg);
+int tn_source_open_capture(struct tn_source **out, struct tn_capture *cap);
 int tn_source_open_twopoint(struct tn_source **out, const struct tn_options *o, struct tn_err *err);
 int tn_source_open_twopoint_live(struct tn_source **out, const struct tn_options *o, struct tn_err *err);
 int tn_source_open_ns2(struct tn_source **out, const char *path, struct tn_err *err);
@@ -69,9 +73,10 @@ static inline int tn_source_next(struct tn_source *s, struct tn_source_pkt *out,
 void tn_source_break(struct tn_source *s);
 /* Capture statistics (live: kernel counters); zeros where a source has none. */
 void tn_source_stats(struct tn_source *s, struct tn_capture_stats *st);
-/* -w: save every frame read from now on (packet sources only). */
+/* -w/--export: save every frame read from now on (packet sources only), anonymized with
+ * --anonymize. */
 int tn_source_dump_open(struct tn_source *s, const char *path, struct tn_err *err);
-/* NULL is fine.  Returns 0 or <0 with err (a dump file that could not be completed). */
+/* NULL is fine.  Returns 0 or <0 with err (an export that could not be completed). */
 int tn_source_close(struct tn_source *s, struct tn_err *err);
 
 /* "Capture: N packets received by filter, ..." for live sources; nothing otherwise. */

@@ -24,6 +24,8 @@ static int ns2_next(struct tn_source *src, struct tn_source_pkt *out, struct tn_
             return 0;
         int rc = tn_ns2_next(ns->r, &ns->ev, &out->pkt, &out->has_pkt, err);
         if (rc > 0) {
+            if (out->has_pkt)
+                tn_boundary_record(src->bnd, &out->pkt);
             out->status = TN_DIS_OK;
             out->egress = false;
             out->origin = ns->path;
@@ -69,7 +71,6 @@ int tn_source_open_ns2(struct tn_source **out, const char *path, struct tn_err *
         return rc;
     struct ns2_source *ns = tn_xcalloc(1, sizeof *ns);
     ns->base.ops = &ns2_ops;
-    tn_dissect_cfg_default(&ns->base.dcfg);
     ns->r = r;
     ns->path = path;
     *out = &ns->base;

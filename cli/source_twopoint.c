@@ -44,7 +44,7 @@ static int twopoint_next(struct tn_source *src, struct tn_source_pkt *out, struc
             s->need = false;
             s->have = r > 0;
             if (r > 0)
-                s->st = tn_dissect(&src->dcfg, f.linktype, f.data, f.caplen, f.wirelen, f.ts, f.num, &s->p);
+                s->st = tn_boundary_frame(src->bnd, &f, &s->p);
         }
     }
     int best = -1;
@@ -95,7 +95,6 @@ int tn_source_open_twopoint(struct tn_source **out, const struct tn_options *o, 
     (void)err;
     struct twopoint_source *ts = tn_xcalloc(1, sizeof *ts);
     ts->base.ops = &twopoint_ops;
-    tn_source_dissect_cfg(o, &ts->base.dcfg);
     ts->n = o->ningress + o->negress;
     ts->sides = tn_xcalloc((size_t)ts->n, sizeof *ts->sides);
     for (int i = 0; i < ts->n; i++) {

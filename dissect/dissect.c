@@ -16,6 +16,13 @@ void tn_dissect_cfg_default(struct tn_dissect_cfg *cfg)
 int tn_dissect(const struct tn_dissect_cfg *cfg, int linktype, const uint8_t *data, uint32_t caplen,
                uint32_t wirelen, struct tn_time ts, uint64_t num, struct tn_pkt *out)
 {
+    return tn_dissect_layout(cfg, linktype, data, caplen, wirelen, ts, num, out, NULL);
+}
+
+int tn_dissect_layout(const struct tn_dissect_cfg *cfg, int linktype, const uint8_t *data,
+                      uint32_t caplen, uint32_t wirelen, struct tn_time ts, uint64_t num,
+                      struct tn_pkt *out, struct tn_layout *lay)
+{
     memset(out, 0, sizeof *out);
     out->ts = ts;
     out->num = num;
@@ -29,7 +36,16 @@ int tn_dissect(const struct tn_dissect_cfg *cfg, int linktype, const uint8_t *da
         .base = data,
         .wire_end = wirelen > caplen ? wirelen : caplen,
         .status = TN_DIS_OK,
+        .lay = lay,
+        .lay_ip = TN_LAY_NONE,
+        .lay_l4 = TN_LAY_NONE,
     };
+    if (lay) {
+        lay->n = 0;
+        lay->full = false;
+        lay->payload_ok = false;
+        lay->hdr_end = 0;
+    }
     if (!tn_dissect_link_supported(linktype)) {
         tn_dis_flag(&d, TN_ANOM_LINK_UNKNOWN, TN_DIS_OK);
         return d.status;

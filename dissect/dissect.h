@@ -210,6 +210,70 @@ size_t tn_dissect_link_count(void);
 int tn_dissect(const struct tn_dissect_cfg *cfg, int linktype, const uint8_t *data, uint32_t caplen,
                uint32_t wirelen, struct tn_time ts, uint64_t num, struct tn_pkt *out);
 
+/* ---- layout: where a frame's headers are, for rewriting a copy of it (dissect_rewrite.c) ----
+ * Recorded, outermost first, by tn_dissect_layout during the same walk that fills the packet
+ * record, so the rewriter sees exactly the headers the dissector understood. */
+enum tn_lay_kind {
+    TN_LAY_LINKADDR = 1,       /* link-layer addresses (MAC, cooked, 802.11, NFLOG hardware
+                                * address): len bytes at off */
+    TN_LAY_IP4,                /* IPv4 header, len = IHL bytes (all captured) */
+    TN_LAY_IP6,                /* IPv6 fixed header (40 bytes) */
+    TN_LAY_ADDR4,              /* one IPv4 address inside a message (ICMP redirect gateway) */
+    TN_LAY_ADDR6,              /* one IPv6 address inside a message (neighbour discovery target) */
+    TN_LAY_ARP,                /* ARP/RARP packet, len = 8 + 2 (hln + pln) bytes */
+    TN_LAY_TCP,                /* transport headers: len = header bytes, wire = the segment's */
+    TN_LAY_UDP,                /*   length on the wire (from the IP lengths), up = its IP */
+    TN_LAY_ICMP4,
+    TN_LAY_ICMP6,
+    TN_LAY_TCP_TS,             /* TSval, TSecr of a timestamp option (8 bytes); up = its TCP */
+    TN_LAY_CSUM0,              /* a checksum in a quoted header (2 bytes): zeroed, as it was
+                                * computed over the original addresses */
+    TN_LAY_HDR,                /* a header kept as it is (DFCP, tunnel headers) */
+};
+
+struct tn_lay_item {
+    uint8_t kind;              /* enum tn_lay_kind */
+    uint8_t up;                /* index of the enclosing item (see kinds); TN_LAY_NONE */
+    bool quoted;               /* inside an ICMP error: a quote, not a packet of its own */
+    uint32_t off, len, wire;
+};
+
+#define TN_LAY_MAX 32
+#define TN_LAY_NONE 0xff
+
+struct tn_layout {
+    unsigned n;
+    bool full;                 /* a frame with more than TN_LAY_MAX headers: not rewritable */
+    bool payload_ok;           /* the innermost header was parsed completely and what follows
+                                * it is payload, not a header we could not read */
+    uint32_t hdr_end;          /* first byte after the headers: where payload is cut */
+    struct tn_lay_item it[TN_LAY_MAX];
+};
+
+/* tn_dissect, also filling lay (which may be NULL). */
+int tn_dissect_layout(const struct tn_dissect_cfg *cfg, int linktype, const uint8_t *data,
+                      uint32_t caplen, uint32_t wirelen, struct tn_time ts, uint64_t num,
+                      struct tn_pkt *out, struct tn_layout *lay);
+
+/* How tn_rewrite changes a copy of a frame. */
+struct tn_rewrite_ops {
+    /* Map the address (family 4 or 6) in place; *ts_off gets its host's time stamp offset. */
+    void (*addr)(void *ctx, uint8_t family, uint8_t *addr, uint32_t *ts_off);
+    void *ctx;
+    bool keep_payload;         /* else cut after the headers (caplen shrinks, lengths stay) */
+    bool rebase_ts;            /* TSval += offset of the source, TSecr += that of the
+                                * destination (when ACK is set, RFC 7323 section 3.2) */
+};
+
+/* Rewrite buf, the caplen captured bytes of a frame dissected into lay: every IPv4/IPv6
+ * address the layout names (outer and tunnelled headers, ARP, ICMP quotes, neighbour
+ * discovery) through ops->addr, link-layer addresses zeroed, payload cut, time stamps rebased,
+ * and checksums recomputed where the whole covered data is kept, else zeroed (IPv4 header
+ * checksums are always recomputed).  Returns the new captured length; 0 when the layout is
+ * not trustworthy (lay->full) and the frame must not be written. */
+uint32_t tn_rewrite(const struct tn_layout *lay, uint8_t *buf, uint32_t caplen,
+                    const struct tn_rewrite_ops *ops);
+
 /* True when the link type has a row in the link table. */
 bool tn_dissect_link_supported(int linktype);
 

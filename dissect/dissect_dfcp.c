@@ -16,6 +16,7 @@ void tn_dis_dfcp(struct tn_dis *d, struct tn_cursor *c, bool over_udp)
     if (!tn_dis_hdr(d, c, TN_DFCP_HDR_LEN, TN_ANOM_DFCP_TRUNCATED, TN_ANOM_DFCP_HDR_GT_IP))
         return;
     size_t wire = tn_dis_wire_left(d, c) - TN_DFCP_HDR_LEN;
+    tn_dis_lay(d, c, TN_LAY_HDR, TN_DFCP_HDR_LEN, TN_DFCP_HDR_LEN, TN_LAY_NONE);
     h->hdr_sport = tn_cur_be16(c);
     h->hdr_dport = tn_cur_be16(c);
     uint8_t vt = tn_cur_u8(c);
@@ -50,4 +51,5 @@ void tn_dis_dfcp(struct tn_dis *d, struct tn_cursor *c, bool over_udp)
     p->payload_len = (uint32_t)wire;
     p->payload_caplen = (uint32_t)tn_cur_left(c);
     p->payload = c->pos;
+    tn_dis_lay_payload(d);
 }

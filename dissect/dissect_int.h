@@ -25,6 +25,8 @@
 enum {
     TN_ETH_IPV4 = 0x0800,
     TN_ETH_IPV6 = 0x86dd,
+    TN_ETH_ARP = 0x0806,
+    TN_ETH_RARP = 0x8035,
     TN_ETH_VLAN = 0x8100,
     TN_ETH_QINQ = 0x88a8,
     TN_ETH_QINQ_OLD = 0x9100,
@@ -38,11 +40,13 @@ enum {
 };
 
 enum {
+    TN_IPP_ICMP = 1,
     TN_IPP_IPV4 = 4,
     TN_IPP_TCP = 6,
     TN_IPP_UDP = 17,
     TN_IPP_IPV6 = 41,
     TN_IPP_GRE = 47,
+    TN_IPP_ICMP6 = 58,
 };
 
 /* One dissection in progress.  Lives on tn_dissect's stack. */
@@ -55,7 +59,39 @@ struct tn_dis {
                             * GTP-U), not from the frame's wire length */
     int status;            /* worst enum tn_dis_status so far */
     unsigned tunnels;      /* tunnels entered */
+    struct tn_layout *lay; /* NULL unless tn_dissect_layout was asked for the headers */
+    uint8_t lay_ip;        /* the layout's item of the innermost IP header so far */
+    uint8_t lay_l4;        /* and of the innermost transport header */
 };
+
+/* Record a header of len captured bytes at c's position in the layout (when one is wanted).
+ * Returns its index, TN_LAY_NONE when not recorded.  A header is never payload: every record
+ * clears payload_ok until the innermost protocol says what follows it is data. */
+static inline uint8_t tn_dis_lay(struct tn_dis *d, const struct tn_cursor *c, enum tn_lay_kind kind,
+                                 size_t len, size_t wire, uint8_t up)
+{
+    struct tn_layout *l = d->lay;
+    if (!l)
+        return TN_LAY_NONE;
+    if (l->n >= TN_LAY_MAX) {
+        l->full = true;
+        return TN_LAY_NONE;
+    }
+    uint32_t off = (uint32_t)(c->pos - d->base);
+    l->it[l->n] = (struct tn_lay_item){.kind = (uint8_t)kind, .up = up, .off = off,
+                                       .len = (uint32_t)len, .wire = (uint32_t)wire};
+    if (off + len > l->hdr_end)
+        l->hdr_end = (uint32_t)(off + len);
+    l->payload_ok = false;
+    return (uint8_t)l->n++;
+}
+
+/* What follows the innermost header recorded is data (TCP, DFCP, UDP, ICMP echo ...). */
+static inline void tn_dis_lay_payload(struct tn_dis *d)
+{
+    if (d->lay)
+        d->lay->payload_ok = true;
+}
 
 /* Record an anomaly and raise the status to at least st. */
 static inline void tn_dis_flag(struct tn_dis *d, enum tn_anom_kind k, int st)
@@ -159,6 +195,11 @@ void tn_dis_transport(struct tn_dis *d, struct tn_cursor *c, uint8_t proto);
 /* dissect_tunnel.c */
 tn_dis_fn tn_dis_udp;
 tn_dis_fn tn_dis_gre;
+
+/* dissect_layout.c: headers only the layout needs (ARP, ICMP and what it quotes) */
+tn_dis_fn tn_dis_arp;
+tn_dis_fn tn_dis_icmp4;
+tn_dis_fn tn_dis_icmp6;
 
 /* dissect_tcp.c, dissect_dfcp.c */
 tn_dis_fn tn_dis_tcp;

@@ -104,12 +104,13 @@ void tn_dis_ip4(struct tn_dis *d, struct tn_cursor *c)
     }
     if (total > wire && ip_len_beyond(d, TN_ANOM_IP4_LEN_GT_WIRE))
         total = wire;
-    struct tn_cursor opts;
+    struct tn_cursor opts, hdr = {.pos = c->pos - IP4_HDR_LEN};
     if (!tn_cur_sub(c, ihl - IP4_HDR_LEN, &opts)) {
         tn_dis_flag(d, TN_ANOM_IP4_TRUNCATED, TN_DIS_TRUNCATED);
         return;
     }
     ip4_opts(d, &opts);
+    d->lay_ip = tn_dis_lay(d, &hdr, TN_LAY_IP4, ihl, total, TN_LAY_NONE);
 
     p->fragment = (frag & (IP4_MF | IP4_OFFSET)) != 0;
     struct tn_cursor pl;
@@ -155,6 +156,7 @@ static bool ip6_ext_chain(struct tn_dis *d, struct tn_cursor *pl, uint8_t *nh)
             len = ((size_t)hlen + 1) * 8;  /* 8-octet units, not counting the first 8 */
         if (!tn_dis_hdr(d, pl, len, TN_ANOM_IP6_EXT_TRUNCATED, TN_ANOM_IP6_EXT_LEN))
             return false;
+        tn_dis_lay(d, pl, TN_LAY_HDR, len, len, TN_LAY_NONE);
         if (*nh == IP6_FRAGMENT) {
             tn_cur_skip(pl, 2);
             uint16_t offlg = tn_cur_be16(pl);
@@ -200,7 +202,8 @@ void tn_dis_ip6(struct tn_dis *d, struct tn_cursor *c)
     } else if (plen > wire && ip_len_beyond(d, TN_ANOM_IP6_LEN_GT_WIRE)) {
         plen = wire;
     }
-    struct tn_cursor pl;
+    struct tn_cursor pl, hdr = {.pos = c->pos - IP6_HDR_LEN};
+    d->lay_ip = tn_dis_lay(d, &hdr, TN_LAY_IP6, IP6_HDR_LEN, IP6_HDR_LEN + plen, TN_LAY_NONE);
     tn_dis_push(d, c, plen, &pl);
     if (ip6_ext_chain(d, &pl, &nh))
         tn_dis_transport(d, &pl, nh);
@@ -238,7 +241,8 @@ static void dis_ipip6(struct tn_dis *d, struct tn_cursor *c)
         tn_dis_ip6(d, c);
 }
 
-/* The IP-protocol table; ICMP, ESP, SCTP, ... have no row: kind OTHER. */
+/* The IP-protocol table; ESP, SCTP, ... have no row: kind OTHER (ICMP too, but its quoted
+ * datagram has addresses an anonymized export rewrites). */
 static const struct ipproto {
     uint8_t proto;
     tn_dis_fn *dissect;
@@ -248,6 +252,8 @@ static const struct ipproto {
     {TN_IPP_GRE, tn_dis_gre},
     {TN_IPP_IPV4, dis_ipip4},
     {TN_IPP_IPV6, dis_ipip6},
+    {TN_IPP_ICMP, tn_dis_icmp4},
+    {TN_IPP_ICMP6, tn_dis_icmp6},
 };
 
 void tn_dis_transport(struct tn_dis *d, struct tn_cursor *c, uint8_t proto)

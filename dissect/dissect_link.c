@@ -55,7 +55,9 @@ static void dis_sll(struct tn_dis *d, struct tn_cursor *c)
 {
     if (!tn_dis_hdr(d, c, SLL_HDR_LEN, TN_ANOM_LINK_TRUNCATED, TN_ANOM_LINK_TRUNCATED))
         return;
-    tn_cur_skip(c, 14);  /* packet type, ARPHRD, address length, address */
+    tn_cur_skip(c, 6);   /* packet type, ARPHRD, address length */
+    tn_dis_lay(d, c, TN_LAY_LINKADDR, 8, 8, TN_LAY_NONE);
+    tn_cur_skip(c, 8);   /* address */
     tn_dis_ethertype(d, c, tn_cur_be16(c), false);
 }
 
@@ -66,7 +68,9 @@ static void dis_sll2(struct tn_dis *d, struct tn_cursor *c)
     uint16_t proto = tn_cur_be16(c);
     tn_cur_skip(c, 2);   /* reserved */
     d->p->ifindex = tn_cur_be32(c);
-    tn_cur_skip(c, 12);  /* ARPHRD, packet type, address length, address */
+    tn_cur_skip(c, 4);   /* ARPHRD, packet type, address length */
+    tn_dis_lay(d, c, TN_LAY_LINKADDR, 8, 8, TN_LAY_NONE);
+    tn_cur_skip(c, 8);   /* address */
     tn_dis_ethertype(d, c, proto, false);
 }
 

@@ -42,9 +42,13 @@ void tn_dis_wlan(struct tn_dis *d, struct tn_cursor *c)
         more += WLAN_QOS_LEN;
     if (qos && (flags & WLAN_ORDER))
         more += WLAN_HT_LEN;
-    tn_cur_skip(c, WLAN_HDR_LEN - 2);
+    tn_cur_skip(c, 2);   /* duration */
+    tn_dis_lay(d, c, TN_LAY_LINKADDR, 18, 18, TN_LAY_NONE);   /* addresses 1-3 */
+    tn_cur_skip(c, WLAN_HDR_LEN - 4);
     if (!tn_dis_hdr(d, c, more, TN_ANOM_LINK_TRUNCATED, TN_ANOM_LINK_TRUNCATED))
         return;
+    if (wds)
+        tn_dis_lay(d, c, TN_LAY_LINKADDR, WLAN_ADDR4_LEN, WLAN_ADDR4_LEN, TN_LAY_NONE);
     tn_cur_skip(c, more);
     tn_dis_ethertype(d, c, 0, true);
 }

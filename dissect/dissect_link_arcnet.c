@@ -23,6 +23,7 @@ void tn_dis_arcnet(struct tn_dis *d, struct tn_cursor *c)
 {
     if (!tn_dis_hdr(d, c, ARC_LINUX_HDR_LEN, TN_ANOM_LINK_TRUNCATED, TN_ANOM_LINK_TRUNCATED))
         return;
+    tn_dis_lay(d, c, TN_LAY_LINKADDR, 2, 2, TN_LAY_NONE);   /* source, destination */
     tn_cur_skip(c, 4);
     uint8_t proto = tn_cur_u8(c);
     if (proto == ARCTYPE_IP_RFC1051) {

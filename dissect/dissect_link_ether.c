@@ -50,6 +50,8 @@ static const struct ethertype {
     {TN_ETH_MPLS_UC, dis_mpls},
     {TN_ETH_MPLS_MC, dis_mpls},
     {TN_ETH_PPPOE_SESS, tn_dis_pppoe},
+    {TN_ETH_ARP, tn_dis_arp},           /* kind OTHER: only a layout wants it */
+    {TN_ETH_RARP, tn_dis_arp},
 };
 
 static const struct ethertype *ethertype_lookup(uint16_t type)
@@ -109,6 +111,7 @@ void tn_dis_ether(struct tn_dis *d, struct tn_cursor *c)
 {
     if (!tn_dis_hdr(d, c, ETH_HDR_LEN, TN_ANOM_LINK_TRUNCATED, TN_ANOM_LINK_TRUNCATED))
         return;
+    tn_dis_lay(d, c, TN_LAY_LINKADDR, 12, 12, TN_LAY_NONE);
     tn_cur_skip(c, 12);  /* destination, source */
     tn_dis_ethertype(d, c, tn_cur_be16(c), true);
 }
@@ -118,6 +121,8 @@ void tn_dis_fddi(struct tn_dis *d, struct tn_cursor *c)
 {
     if (!tn_dis_hdr(d, c, FDDI_HDR_LEN, TN_ANOM_LINK_TRUNCATED, TN_ANOM_LINK_TRUNCATED))
         return;
-    tn_cur_skip(c, FDDI_HDR_LEN);
+    tn_cur_skip(c, 1);   /* frame control */
+    tn_dis_lay(d, c, TN_LAY_LINKADDR, 12, 12, TN_LAY_NONE);
+    tn_cur_skip(c, FDDI_HDR_LEN - 1);
     tn_dis_ethertype(d, c, 0, true);
 }

@@ -9,7 +9,10 @@
 #define NFLOG_MAX_TLVS 64   /* TLVs walked before the payload; more is not a real log message */
 
 enum {
+    NFULA_HWADDR = 8,         /* the link-layer addresses (linux/netfilter/nfnetlink_log.h) */
     NFULA_PAYLOAD = 9,
+    NFULA_HWHEADER = 16,
+    NFULA_L2HDR = 21,
     NFULA_TYPE_MASK = 0x7fff, /* the top bit of the type marks a nested attribute */
     NF_AF_INET = 2,
     NF_AF_INET6 = 10,
@@ -45,6 +48,8 @@ void tn_dis_nflog(struct tn_dis *d, struct tn_cursor *c)
         size_t padded = (body + 3) & ~(size_t)3;
         if (!tn_dis_hdr(d, c, padded, TN_ANOM_LINK_TRUNCATED, TN_ANOM_LINK_TRUNCATED))
             return;
+        if (type == NFULA_HWADDR || type == NFULA_HWHEADER || type == NFULA_L2HDR)
+            tn_dis_lay(d, c, TN_LAY_LINKADDR, body, body, TN_LAY_NONE);
         tn_cur_skip(c, padded);
     }
 }

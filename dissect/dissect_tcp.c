@@ -54,6 +54,7 @@ static void tcp_opt_value(struct tn_dis *d, struct tn_tcp_opts *o, uint8_t kind,
         if (o->has_ts)
             goto dup;
         o->has_ts = true;
+        tn_dis_lay(d, v, TN_LAY_TCP_TS, 8, 8, d->lay_l4);
         o->ts_val = tn_cur_be32(v);
         o->ts_ecr = tn_cur_be32(v);
         return;
@@ -155,6 +156,8 @@ void tn_dis_tcp(struct tn_dis *d, struct tn_cursor *c)
         return;
     }
     p->kind = TN_PK_TCP;
+    struct tn_cursor hdr = {.pos = c->pos - TCP_HDR_LEN};
+    d->lay_l4 = tn_dis_lay(d, &hdr, TN_LAY_TCP, hlen, wire, d->lay_ip);
     if ((t->flags & TN_TCP_SYN) && (t->flags & (TN_TCP_FIN | TN_TCP_RST)))
         tn_dis_flag(d, TN_ANOM_TCP_FLAGS_BAD, TN_DIS_OK);
     if (p->sport == 0 || p->dport == 0)
@@ -169,4 +172,6 @@ void tn_dis_tcp(struct tn_dis *d, struct tn_cursor *c)
     p->payload_len = (uint32_t)(wire - hlen);
     p->payload_caplen = (uint32_t)tn_cur_left(c);
     p->payload = c->pos;
+    if (whole)
+        tn_dis_lay_payload(d);
 }

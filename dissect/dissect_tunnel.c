@@ -37,6 +37,7 @@ static void dis_vxlan(struct tn_dis *d, struct tn_cursor *c)
 {
     if (!tn_dis_hdr(d, c, VXLAN_HDR_LEN, TN_ANOM_TUNNEL_TRUNCATED, TN_ANOM_TUNNEL_MALFORMED))
         return;
+    tn_dis_lay(d, c, TN_LAY_HDR, VXLAN_HDR_LEN, VXLAN_HDR_LEN, TN_LAY_NONE);
     tn_cur_skip(c, VXLAN_HDR_LEN);
     if (tn_dis_tunnel(d, TN_TUN_VXLAN))
         tn_dis_ether(d, c);
@@ -102,6 +103,7 @@ void tn_dis_udp(struct tn_dis *d, struct tn_cursor *c)
     if (!tn_dis_hdr(d, c, UDP_HDR_LEN, TN_ANOM_UDP_TRUNCATED, TN_ANOM_UDP_LEN))
         return;
     size_t wire = tn_dis_wire_left(d, c);
+    struct tn_cursor hdr = *c;
     uint16_t sport = tn_cur_be16(c);
     uint16_t dport = tn_cur_be16(c);
     size_t len = tn_cur_be16(c);
@@ -114,6 +116,7 @@ void tn_dis_udp(struct tn_dis *d, struct tn_cursor *c)
         tn_dis_flag(d, TN_ANOM_UDP_LEN, TN_DIS_MALFORMED);
         return;
     }
+    d->lay_l4 = tn_dis_lay(d, &hdr, TN_LAY_UDP, UDP_HDR_LEN, len, d->lay_ip);
     struct tn_cursor pl;
     tn_dis_push(d, c, len - UDP_HDR_LEN, &pl);
     if (sport == d->cfg->dfcp_udp_port || dport == d->cfg->dfcp_udp_port)
@@ -122,6 +125,8 @@ void tn_dis_udp(struct tn_dis *d, struct tn_cursor *c)
         dis_vxlan(d, &pl);
     else if (dport == GTPU_PORT)
         dis_gtpu(d, &pl);
+    else
+        tn_dis_lay_payload(d);
 }
 
 /* ERSPAN inside GRE.  Type I has no header (and GRE without S); type II an 8-byte header; type
@@ -165,6 +170,11 @@ void tn_dis_gre(struct tn_dis *d, struct tn_cursor *c)
     size_t opt = 4 * ((size_t)!!(fv & GRE_C) + !!(fv & GRE_K) + !!(fv & GRE_S));
     if (!tn_dis_hdr(d, c, opt, TN_ANOM_TUNNEL_TRUNCATED, TN_ANOM_TUNNEL_MALFORMED))
         return;
+    /* The optional checksum covers the tunnelled packet, which the rewriter changes: zeroed. */
+    if (fv & GRE_C)
+        tn_dis_lay(d, c, TN_LAY_CSUM0, 2, 2, TN_LAY_NONE);
+    else
+        tn_dis_lay(d, c, TN_LAY_HDR, opt, opt, TN_LAY_NONE);
     tn_cur_skip(c, opt);
     if (!tn_dis_tunnel(d, TN_TUN_GRE))
         return;

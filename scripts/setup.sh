@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(
   build-essential cmake pkg-config
-  libpcap-dev libtrace3-dev libncurses-dev libcairo2-dev libcsv-dev check libsubunit-dev
+  libpcap-dev libtrace3-dev libncurses-dev libcairo2-dev libcsv-dev check libsubunit-dev nettle-dev
+  libtrace-tools
   tshark tcptrace tcpdump iperf3 iproute2 iptables ethtool iputils-ping jq tmux
   libxml2-utils fonts-dejavu-core gzip bzip2 xz-utils zstd procps bc time
   ns2
