@@ -863,26 +863,30 @@ START_TEST(test_chain_with_bad_files)
 }
 END_TEST
 
-/* ---- dump ---- */
+/* ---- pcap writer (-w, --export) ---- */
 
 static void dump_and_compare(const char *src, const char *dst, long want_written,
                              uint64_t want_skipped)
 {
     struct tn_capture *c, *d;
     struct tn_err err = {0};
+    unlink(dst);
     ck_assert(tn_capture_open_file(&c, src, &err) == 0);
-    ck_assert_msg(tn_capture_dump_open(c, dst, &err) == 0, "%s", err.msg);
+    struct tn_pcap_writer *w;
+    ck_assert_msg(tn_pcap_writer_open(&w, dst, tn_capture_snaplen(c), false, &err) == 0, "%s", err.msg);
+    struct tn_frame f;
     int r;
-    count_frames(c, &err, &r);
+    while ((r = tn_capture_next(c, &f, &err)) == 1)
+        ck_assert_int_ge(tn_pcap_writer_put(w, f.linktype, f.ts, f.data, f.caplen, f.wirelen, &err), 0);
     ck_assert_int_eq(r, 0);
-    struct tn_capture_stats st;
-    tn_capture_get_stats(c, &st);
-    ck_assert_uint_eq(st.dump_skipped, want_skipped);
+    ck_assert_uint_eq(tn_pcap_writer_skipped(w), want_skipped);
     char tmp[1100];
     snprintf(tmp, sizeof tmp, "%s.tmp", dst);
     ck_assert_int_eq(access(tmp, F_OK), 0);           /* written as .tmp ... */
-    ck_assert_int_eq(tn_capture_close(c, &err), 0);
+    ck_assert_int_eq(access(dst, F_OK), -1);
+    ck_assert_int_eq(tn_pcap_writer_close(w, tn_capture_linktype(c), &err), 0);
     ck_assert_int_eq(access(tmp, F_OK), -1);          /* ... renamed at close */
+    tn_capture_close(c, NULL);
 
     /* Frame by frame: the dump holds the source's frames of the first link type. */
     ck_assert(tn_capture_open_file(&c, src, &err) == 0);
@@ -920,13 +924,47 @@ START_TEST(test_dump_round_trip)
     dump_and_compare(tn_test_corpus_path("libtrace/complex.pcapng"), tmp_path("dump-complex.pcap"), 4, 1);
     dump_and_compare(tn_test_corpus_path("tcptrace-input/other-formats/eth.erf"), tmp_path("dump-erf.pcap"),
                      22, 0);
+}
+END_TEST
 
-    struct tn_capture *c;
+/* The writer's failures: no such directory, a final name it cannot take (the .tmp is removed),
+ * no frame at all (still a valid file of the link type given), an abort (nothing left). */
+START_TEST(test_writer_failures)
+{
+    struct tn_pcap_writer *w;
     struct tn_err err = {0};
-    ck_assert(tn_capture_open_file(&c, tn_test_corpus_path("libtrace/qinq.pcap"), &err) == 0);
-    ck_assert_int_eq(tn_capture_dump_open(c, TMPDIR "/no/such/dir/x.pcap", &err), -TN_EIO);
+    ck_assert_int_eq(tn_pcap_writer_open(&w, TMPDIR "/no/such/dir/x.pcap", 0, false, &err), -TN_EIO);
     ck_assert_ptr_nonnull(strstr(err.msg, "x.pcap.tmp: No such file or directory"));
+
+    const char *dir = tmp_path("writer-isdir");
+    mkdir(dir, 0700);
+    ck_assert_int_eq(tn_pcap_writer_open(&w, dir, 0, false, &err), 0);
+    uint8_t frame[60] = {0};
+    ck_assert_int_eq(tn_pcap_writer_put(w, 1, (struct tn_time){1, 2}, frame, 60, 60, &err), 1);
+    ck_assert_int_eq(tn_pcap_writer_put(w, 113, (struct tn_time){1, 3}, frame, 60, 60, &err), 0);
+    ck_assert_uint_eq(tn_pcap_writer_skipped(w), 1);
+    ck_assert_int_eq(tn_pcap_writer_close(w, -1, &err), -TN_EIO);
+    ck_assert_ptr_nonnull(strstr(err.msg, "cannot rename"));
+    char tmp[1100];
+    snprintf(tmp, sizeof tmp, "%s.tmp", dir);
+    ck_assert_int_eq(access(tmp, F_OK), -1);
+
+    const char *empty = tmp_path("writer-empty.pcap");
+    ck_assert_int_eq(tn_pcap_writer_open(&w, empty, 0, false, &err), 0);
+    ck_assert_int_eq(tn_pcap_writer_close(w, 113, &err), 0);
+    struct tn_capture *c;
+    ck_assert_msg(tn_capture_open_file(&c, empty, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(tn_capture_linktype(c), 113);
+    struct tn_frame f;
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 0);
     tn_capture_close(c, NULL);
+
+    const char *gone = tmp_path("writer-abort.pcap");
+    ck_assert_int_eq(tn_pcap_writer_open(&w, gone, 0, false, &err), 0);
+    tn_pcap_writer_abort(w);
+    snprintf(tmp, sizeof tmp, "%s.tmp", gone);
+    ck_assert_int_eq(access(tmp, F_OK), -1);
+    ck_assert_int_eq(access(gone, F_OK), -1);
 }
 END_TEST
 
@@ -1213,6 +1251,7 @@ Suite *tn_capture_suite(void)
     tcase_add_test(tc, test_sample_chain);
     tcase_add_test(tc, test_sample_garbage_record);
     tcase_add_loop_test(tc, test_sample_dump_round_trip, 0, (int)TN_ARRAY_LEN(sample_pcaps));
+    tcase_add_test(tc, test_writer_failures);
     suite_add_tcase(s, tc);
 
     tc = tn_test_corpus_tcase(s, "capture-corpus");
