@@ -6,25 +6,19 @@
 
 #include "anon.h"
 
-/* One cached IPv4 address: the anonymized address and its host's time stamp offset. */
-struct tn_anon_e4 {
-    uint32_t orig, anon, ts;
-    uint32_t used;
-};
-
-struct tn_anon_e6 {
+/* One cached address (IPv4 in the first 4 bytes): the anonymized address and its host's time
+ * stamp offset. */
+struct tn_anon_entry {
     uint8_t orig[16], anon[16];
     uint32_t ts;
-    uint32_t used;
+    uint8_t family;            /* 0: empty slot */
 };
 
-/* Open-addressing tables, doubled at half load up to their limit, then emptied and refilled:
- * memory stays bounded (64 MiB + 40 MiB) however many hosts a trace has. */
+/* An open-addressing table, doubled at half load up to its limit, then emptied and refilled:
+ * memory stays bounded (80 MiB) however many hosts a trace has. */
 struct tn_anon_cache {
-    struct tn_anon_e4 *e4;
-    size_t n4, cap4;
-    struct tn_anon_e6 *e6;
-    size_t n6, cap6;
+    struct tn_anon_entry *e;
+    size_t n, cap;
     uint64_t lookups, misses;
 };
 

@@ -334,6 +334,7 @@ Suite *tn_anon_suite(void)
 {
     Suite *s = suite_create("anon");
     TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_reference_vectors);
     tcase_add_test(tc, test_shared_vectors);
     tcase_add_test(tc, test_yacryptopan_vectors);
