@@ -189,6 +189,24 @@ struct tn_dir_stats {
     uint16_t last_win_raw;
     uint32_t dup_run;          /* current run of duplicate ACKs */
 
+    /* tcptrace's -l/-r/-W figures the inference does not need (analysis_tcp_counts.c) */
+    uint64_t sack_pkts;        /* packets carrying SACK blocks */
+    uint64_t pushed_pkts;      /* data packets with PSH */
+    uint64_t urg_pkts;         /* data packets with URG */
+    uint64_t urg_bytes;        /* their urgent data: the urgent pointer's bytes */
+    uint64_t trunc_bytes;      /* payload bytes the snap length cut off */
+    uint64_t triple_dupacks;   /* runs of duplicate ACKs that reached 3 (RFC 5681 §3.2; on_ack) */
+    int64_t idle_max_ns;       /* longest time between two packets of this direction */
+    int64_t idle_prev_ns;      /* (bookkeeping) time of its previous packet */
+    uint64_t init_win_bytes;   /* data sent before the peer first acknowledged data */
+    uint64_t init_win_pkts;
+    bool init_win_done;        /* the peer's first ACK of data was seen */
+    /* outstanding data (tcptrace's "owin"): highest byte sent minus the peer's cumulative ACK,
+     * taken at each data segment; owin_area is its time integral, for the weighted average */
+    uint64_t owin_n;
+    double owin_max, owin_min_nz, owin_sum, owin_area, owin_cur;
+    int64_t owin_t0_ns, owin_t_ns;
+
     /* DFCP */
     uint64_t dfcp_type_pkts[16];
     uint64_t dfcp_blocks;      /* distinct blocks with DATA seen */
@@ -246,6 +264,8 @@ const char *tn_limiter_name(enum tn_limiter l);
 struct tn_tcp_infer {
     struct tn_stat rtt_ms;             /* data->ACK samples (Karn's rule) */
     struct tn_stat rtt_ts_ms;          /* TSval/TSecr echo samples */
+    struct tn_stat rtt_full_ms;        /* rtt_ms samples of full-sized segments (within 40 option
+                                        * bytes of the MSS, RFC 9293 §3.1) */
     uint64_t rexmit[4];                /* by cause: fast, rto, spurious, other */
     uint64_t loss_upstream;            /* holes seen here: lost before the monitor */
     uint64_t episodes_recovery, episodes_rto, episodes_zero_window, episodes_idle;
@@ -491,6 +511,10 @@ enum tn_conn_state tn_conn_state(const struct tn_conn *c);
 /* Symmetric hash of a packet's 5-tuple: both directions of a connection hash alike (the flow
  * table's, and the one that gives a connection its worker). */
 uint64_t tn_flow_hash(const struct tn_pkt *p);
+
+/* tcptrace's weighted average owin of a direction: outstanding bytes averaged over the time
+ * from its first data segment to its last packet (0 without data). */
+double tn_dir_owin_wavg(const struct tn_dir_stats *s);
 
 /* Throughput of a direction in bit/s over the connection's duration (0 when < 1 packet). */
 double tn_dir_throughput_bps(const struct tn_conn *c, enum tn_dir d);

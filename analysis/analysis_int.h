@@ -249,6 +249,8 @@ void tn_conn_free_state(struct tn_conn_priv *cp);
 extern const struct tn_dfcp_infer tn_no_dfcp;
 
 /* Per-protocol packet handlers: p belongs to c, in direction d. */
+/* tcptrace's long-report counters of one packet (analysis_tcp_counts.c); after the others. */
+void tn_tcp_counts_pkt(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, bool rexmit);
 void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *c, enum tn_dir d,
                      const struct tn_pkt *p);
 void tn_dfcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *c, enum tn_dir d,

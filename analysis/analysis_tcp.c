@@ -208,7 +208,8 @@ static int64_t on_ack(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pk
     bool outstanding = rs->data_seen && tn_rel_seq(rs, ack) < rs->hi_rel;
     if (pure && ds->ack_set && ack == ds->last_ack_raw && raw == ds->last_win_raw && outstanding) {
         ds->dupacks++;
-        ds->dup_run++;
+        if (++ds->dup_run == 3)
+            ds->triple_dupacks++;
     } else if (!ds->ack_set || ack != ds->last_ack_raw) {
         ds->dup_run = 0;
     }
@@ -363,6 +364,7 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
     }
     if (!(fl & TN_TCP_RST))
         tn_infer_window(ctx, cp, d, p, win);
+    tn_tcp_counts_pkt(cp, d, p, data && si.cls == TN_SEG_REXMIT);
     record_packet(ctx, cp, d, p, data ? &si : NULL, win);
 }
 

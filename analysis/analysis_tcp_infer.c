@@ -201,8 +201,9 @@ static void rtt_update(struct tn_sender *s, double r)
         s->min_rtt_ms = r;
 }
 
-/* Pop the segments the ACK covers; returns an RTT sample in ms, or -1 (none, or Karn). */
-static double seg_ack(struct tn_sender *s, int64_t ack, int64_t t)
+/* Pop the segments the ACK covers; returns an RTT sample in ms, or -1 (none, or Karn), and
+ * the length of the segment it times in *len. */
+static double seg_ack(struct tn_sender *s, int64_t ack, int64_t t, int64_t *len)
 {
     double sample = -1;
     bool karn = false;   /* an ACK covering any retransmitted segment gives no sample */
@@ -212,6 +213,7 @@ static double seg_ack(struct tn_sender *s, int64_t ack, int64_t t)
             break;
         karn |= g->rexmit;
         sample = ms_between(t, g->t_ns);
+        *len = g->end - g->start;
         s->seg_head = (s->seg_head + 1) % s->seg_cap;
         s->seg_n--;
     }
@@ -888,13 +890,18 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
         s->una_set = true;
         s->last_progress_ns = t;
         s->interval_good += (uint64_t)acked;
-        double to_receiver = seg_ack(s, ack_rel, t);
+        int64_t seg_len = 0;
+        double to_receiver = seg_ack(s, ack_rel, t, &seg_len);
         if (to_receiver >= 0) {
             if (s->min_ack_ms < 0 || to_receiver < s->min_ack_ms)
                 s->min_ack_ms = to_receiver;
             /* the sender's RTT: monitor -> receiver -> monitor, plus monitor -> sender -> monitor */
             rtt = to_receiver + sender_half_ms(cp, sd);
             tn_stat_add(&inf->rtt_ms, rtt);
+            /* full-sized: within the 40 option bytes (RFC 9293 §3.1) of the receiver's MSS */
+            const struct tn_dir_stats *rcv = &c->d[d];
+            if (rcv->mss_seen ? seg_len + 40 >= rcv->mss : seg_len >= c->d[sd].seg_max)
+                tn_stat_add(&inf->rtt_full_ms, rtt);
             rtt_update(s, rtt);
             tn_rec_series(ctx, c, sd, TN_SER_RTT_MS, t, rtt);
         }

@@ -52,6 +52,7 @@ struct tn_capture {
     struct tn_capture_stats stats;
     struct tn_err warnings[TN_CAPTURE_MAX_WARNINGS];  /* tn_capture_warning */
     size_t nwarnings;
+    struct tn_bpf *bpf;         /* filter on file frames (NULL: all pass) */
 
 };
 
@@ -338,6 +339,17 @@ int tn_capture_next(struct tn_capture *c, struct tn_frame *f, struct tn_err *err
             continue;
         }
         int r = c->ops->next(c->st, f, c->num + 1, c->name, err);
+        if (r == 1 && c->bpf) {
+            f->num = c->num + 1;
+            int m = tn_bpf_match(c->bpf, f, c->name, err);
+            if (m <= 0) {
+                c->num++;
+                c->stats.filtered++;
+                if (m < 0)
+                    return m;
+                continue;
+            }
+        }
         if (r == 1) {
             f->num = ++c->num;
             f->source = c->name;
@@ -391,6 +403,20 @@ int tn_capture_close(struct tn_capture *c, struct tn_err *err)
         free(c->paths[i]);
     free(c->paths);
     free(c->iface);
+    tn_bpf_free(c->bpf);
     free(c);
+    return 0;
+}
+
+int tn_capture_set_filter(struct tn_capture *c, const char *expr, struct tn_err *err)
+{
+    if (c->live)   /* live captures filter in the kernel (tn_live_opts.filter) */
+        return tn_err_set(err, TN_EUSAGE, "tn_capture_set_filter: for trace files only");
+    struct tn_bpf *b;
+    int r = tn_bpf_new(&b, expr, err);
+    if (r < 0)
+        return r;
+    tn_bpf_free(c->bpf);
+    c->bpf = b;
     return 0;
 }

@@ -44,6 +44,7 @@ struct tn_capture_stats {
     uint64_t kernel_drop;      /* live: ps_drop */
     uint64_t if_drop;          /* live: ps_ifdrop */
     bool live;
+    uint64_t filtered;         /* frames of files left out by tn_capture_set_filter's filter */
 };
 
 struct tn_capture;
@@ -78,6 +79,11 @@ const char *tn_capture_warning(const struct tn_capture *c, size_t i);
  * the reader moves on to the next file, or returns 0.  On -TN_EIO/-TN_EFORMAT (a file that
  * cannot be read, or whose first record is corrupt) for one file of several the same holds.  Live captures return 0 after tn_capture_break(). */
 int tn_capture_next(struct tn_capture *c, struct tn_frame *f, struct tn_err *err);
+
+/* Deliver only the frames of trace files that pass the BPF filter expr (as tcpdump -r FILE
+ * EXPR); frame numbers still count every frame of the file.  Returns 0, or -TN_EUSAGE when expr
+ * is not a filter (checked before any frame is read). */
+int tn_capture_set_filter(struct tn_capture *c, const char *expr, struct tn_err *err);
 
 /* Ask a live or file capture to stop at the next opportunity; safe in a signal handler. */
 void tn_capture_break(struct tn_capture *c);

@@ -94,4 +94,13 @@ FILE *tn_capture_prefix_fopen(FILE *under, const uint8_t *prefix, size_t len);
 /* Convert a count of 1/2^32 seconds (ERF) or of 10^-d / 2^-b seconds (pcapng) to tn_time. */
 struct tn_time tn_capture_ts_scaled(uint64_t ts, bool binary, unsigned exp);
 
+/* BPF filter on frames from files (capture_bpf.c). */
+struct tn_bpf;
+/* Compile expr (checked on Ethernet and raw IP); -TN_EUSAGE when it is not a filter. */
+int tn_bpf_new(struct tn_bpf **out, const char *expr, struct tn_err *err);
+/* 1: the frame passes, 0: not, <0: the filter cannot be compiled for the frame's link type
+ * (said once per link type; its frames never pass). */
+int tn_bpf_match(struct tn_bpf *b, const struct tn_frame *f, const char *source, struct tn_err *err);
+void tn_bpf_free(struct tn_bpf *b);
+
 #endif

@@ -6,8 +6,16 @@
 #include "experiment.h"
 #include "options.h"
 #include "pipeline.h"
+#include "preflight.h"
 #include "run.h"
 #include "tui_main.h"
+
+/* tcptrace -t: tick off the packets read, on stderr, once per second of trace time. */
+static void tick_progress(void *arg, int64_t t_ns)
+{
+    (void)t_ns;
+    fprintf(stderr, "\rpackets read: %llu", (unsigned long long)tn_analyzer_stats(arg)->frames);
+}
 
 static int run_main(const struct tn_options *o)
 {
@@ -20,7 +28,14 @@ static int run_main(const struct tn_options *o)
     if (st != 0)
         return st;
     tn_run_start(&r);
+    if (o->progress) {
+        r.pl.on_trace_tick = tick_progress;
+        r.pl.trace_tick_ns = 1000000000;
+        r.pl.arg = r.an;
+    }
     tn_run_read(&r);
+    if (o->progress)
+        fprintf(stderr, "\rpackets read: %llu\n", (unsigned long long)tn_analyzer_stats(r.an)->frames);
     return tn_run_end(&r);
 }
 
@@ -35,7 +50,9 @@ int main(int argc, char **argv)
         tn_options_fini(&o);
         return r > 0 ? TN_EXIT_OK : TN_EXIT_USAGE;
     }
-    int st = run_main(&o);
+    int st = tn_cli_preflight(&o);   /* outputs and inputs of the options, before any work */
+    if (st == 0)
+        st = run_main(&o);
     tn_options_fini(&o);
     return st;
 }

@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dissect.h"
 #include "options.h"
+#include "render.h"
 
 enum {
     OPT_CSV = 256,
@@ -187,6 +189,16 @@ void tn_options_usage(FILE *out)
           "      --max-connections N   connections analysed at once; beyond, the half-open and\n"
           "                            longest idle are evicted (default: from the memory; 0 = no limit)\n"
           "  -Z, --user USER           drop root privileges to USER after opening the interface\n"
+          "tcptrace's options (same meaning):\n"
+          "  -n                        accepted: names are never resolved\n"
+          "  -r                        long report with its RTT section (implies -l)\n"
+          "  -W                        long report with the outstanding-window rows (implies -l)\n"
+          "  -b                        brief output: the connection list (undoes an earlier -l)\n"
+          "  -o N[-M][,N[-M]...]       only these connections (as --connection N)\n"
+          "  -G                        all xplot graphs (into --xplot DIR, default .)\n"
+          "  -S, -T, -R, -N            xplot time-sequence, throughput, RTT, outstanding-data graph\n"
+          "  -t                        tick off the packets read on standard error\n"
+          "  FILE... FILTER            words after the files that are not files: a BPF filter\n"
           "  -h, --help                this help\n"
           "  -V, --version             version\n"
           "\n"
@@ -233,6 +245,52 @@ static int add_pick(struct tn_options *o, const char *arg, struct tn_err *err)
     o->picks = tn_xrealloc(o->picks, (size_t)(o->npicks + 1) * sizeof *o->picks);
     o->picks[o->npicks++] = pk;
     return 0;
+}
+
+/* tcptrace -oN[-M], repeatable; a comma-separated list of numbers and ranges here too. */
+static int add_pick_list(struct tn_options *o, const char *arg, struct tn_err *err)
+{
+    const char *p = arg;
+    for (;;) {
+        char *end;
+        unsigned long lo = strtoul(p, &end, 10), hi = lo;
+        if (end == p || lo == 0 || lo > UINT_MAX)
+            return tn_err_set(err, TN_EUSAGE, "-o: '%s' is not N, N-M or a list of them (from 1)", arg);
+        if (*end == '-') {
+            const char *q = end + 1;
+            hi = strtoul(q, &end, 10);
+            if (end == q || hi < lo || hi > UINT_MAX || hi - lo > 1000000)
+                return tn_err_set(err, TN_EUSAGE, "-o: '%s': bad range", arg);
+        }
+        for (unsigned long v = lo; v <= hi; v++) {
+            o->picks = tn_xrealloc(o->picks, (size_t)(o->npicks + 1) * sizeof *o->picks);
+            o->picks[o->npicks++] = (struct tn_conn_pick){(unsigned)v, NULL};
+        }
+        if (*end == 0)
+            return 0;
+        if (*end != ',')
+            return tn_err_set(err, TN_EUSAGE, "-o: '%s' is not N, N-M or a list of them (from 1)", arg);
+        p = end + 1;
+    }
+}
+
+static bool is_input_file(const char *w)
+{
+    return strcmp(w, "-") == 0 || access(w, F_OK) == 0;
+}
+
+/* tcpdump -r's habit: the words after the trace files, when none of them is a file, are a BPF
+ * filter ("tcptrace-ng dump.pcap tcp port 5201").  The first word is always a file. */
+static int filter_start(char **w, int n)
+{
+    int first = n;
+    for (int i = 1; i < n && first == n; i++)
+        if (!is_input_file(w[i]))
+            first = i;
+    for (int i = first; i < n; i++)
+        if (is_input_file(w[i]))
+            return n;   /* a file after it: all are files, and the missing one is reported */
+    return first;
 }
 
 static char *join_words(char **w, int n)
@@ -345,6 +403,17 @@ static int parse_one(struct tn_options *o, int c, const char *arg, struct tn_err
     case OPT_IMMEDIATE: o->immediate = true; return 0;
     case OPT_NO_IMMEDIATE: o->immediate = false; return 0;
     case 'l': o->long_report = true; return 0;
+    case 'n': return 0;   /* tcptrace -n: names are never resolved here */
+    case 'r': o->rtt_stats = o->long_report = true; return 0;
+    case 'W': o->owin_stats = o->long_report = true; return 0;
+    case 'b': o->long_report = o->rtt_stats = o->owin_stats = false; return 0;
+    case 't': o->progress = true; return 0;
+    case 'o': return add_pick_list(o, arg, err);
+    case 'G': o->xplot_kinds = ~0u; return 0;
+    case 'S': o->xplot_kinds |= 1u << TN_XPL_TSG; return 0;
+    case 'T': o->xplot_kinds |= 1u << TN_XPL_TPUT; return 0;
+    case 'R': o->xplot_kinds |= 1u << TN_XPL_RTT; return 0;
+    case 'N': o->xplot_kinds |= 1u << TN_XPL_OWIN; return 0;
     case 'q': o->quiet = true; return 0;
     case OPT_CONNECTION: return add_pick(o, arg, err);
     case OPT_CSV: o->csv_dir = arg; return 0;
@@ -401,6 +470,7 @@ static int parse_one(struct tn_options *o, int c, const char *arg, struct tn_err
         double sp = arg ? strtod(arg, &end) : 0;
         if (arg && (!*arg || *end || !(sp >= 0 && sp <= 1e6)))
             return tn_err_set(err, TN_EUSAGE, "--replay: '%s' is not a speed factor (e.g. 1, 0.5, 10)", arg);
+        o->replay = true;
         o->replay_speed = sp;
         return 0;
     }
@@ -457,7 +527,7 @@ int tn_options_parse(struct tn_options *o, int argc, char **argv, struct tn_err 
     opterr = 0;
     optind = 1;
     int c, li = -1;
-    while ((c = getopt_long(argc, argv, "+i:s:B:w:Z:plqhVA", longopts, &li)) != -1) {
+    while ((c = getopt_long(argc, argv, "+i:s:B:w:Z:o:plqhVAnrWbtGSTRN", longopts, &li)) != -1) {
         if (c == OPT_FIG) {
             int r = tn_options_parse_fig(o, longopts[li].name, optarg, err);
             if (r)
@@ -478,8 +548,12 @@ int tn_options_parse(struct tn_options *o, int argc, char **argv, struct tn_err 
         if (r)
             return r;
     }
-    if (o->iface && o->replay_speed > 0)
+    if ((o->iface || o->ingress_if) && o->replay)
         return tn_err_set(err, TN_EUSAGE, "--replay paces trace files; it does not apply to -i");
+    if (o->replay && !o->tui)
+        return tn_err_set(err, TN_EUSAGE, "--replay paces the dashboard: use it with --tui");
+    if (o->xplot_kinds && !o->xplot_dir)
+        o->xplot_dir = ".";   /* tcptrace writes its graphs into the current directory */
     if (o->to_ns && o->to_ns <= o->from_ns)
         return tn_err_set(err, TN_EUSAGE, "--to must be after --from");
     if ((o->keep_payload || o->anon_ts) && !o->anon_key)
@@ -494,7 +568,9 @@ int tn_options_parse(struct tn_options *o, int argc, char **argv, struct tn_err 
             return -TN_EUSAGE;
     } else {
         o->files = (const char **)(argv + optind);
-        o->nfiles = argc - optind;
+        o->nfiles = filter_start(argv + optind, argc - optind);
+        if (o->nfiles < argc - optind)
+            o->filter = join_words(argv + optind + o->nfiles, argc - optind - o->nfiles);
         int mi = check_multi_input(o, o->nfiles, err);
         if (mi < 0)
             return mi;

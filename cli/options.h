@@ -82,8 +82,16 @@ struct tn_options {
     int plot_legend;           /* 0 below, 1 right, 2 inside, 3 off */
     int plot_legend_by;        /* 0 label, 1 proto, 2 host */
 
+    /* tcptrace's habits (issue 16): -r, -W, -b, -t, -S/-T/-R/-N/-G */
+    bool rtt_stats;            /* -r: RTT section of the long report */
+    bool owin_stats;           /* -W: outstanding-window rows of the long report */
+    bool progress;             /* -t: packet count on stderr as the trace is read */
+    unsigned xplot_kinds;      /* bits 1 << enum tn_xplot_kind; 0 = all (with --xplot) */
+    const char *senders_json;  /* --json FILE: JSON Lines of connections, senders, events */
+
     /* live dashboard */
     bool tui;                  /* --tui: the ncurses dashboard instead of the text report */
+    bool replay;               /* --replay given (with or without a speed) */
     double replay_speed;       /* --replay=SPEED: pace frames at SPEED x recorded; 0 = fast */
     const char *user;          /* -Z USER: drop root after opening the interface */
     double idle_timeout_s;     /* --idle-timeout: dashboard retires connections idle this long */

@@ -42,7 +42,7 @@ static int write_list(const struct tn_out_ctx *x, struct tn_err *err)
 static int write_long(const struct tn_out_ctx *x, struct tn_err *err)
 {
     (void)err;
-    tn_report_long(stdout, x->an, x->view.sel);
+    tn_report_long(stdout, x->an, x->view.sel, &(struct tn_long_opts){x->o->rtt_stats, x->o->owin_stats});
     return 0;
 }
 
@@ -103,7 +103,7 @@ static int write_plots(const struct tn_out_ctx *x, struct tn_err *err)
 
 static int write_xplots(const struct tn_out_ctx *x, struct tn_err *err)
 {
-    return tn_xplot_write_all(x->o->xplot_dir, x->an, &x->view, x->o->xplot_full, err);
+    return tn_xplot_write(x->o->xplot_dir, x->an, &x->view, x->o->xplot_full, x->o->xplot_kinds, err);
 }
 
 static int write_truth(const struct tn_out_ctx *x, struct tn_err *err)

@@ -184,6 +184,11 @@ static int open_plain(struct tn_source **out, const struct tn_options *o, struct
             tell_capture_warnings(cap);
     } else {
         r = tn_capture_open_files(&cap, o->files, o->nfiles, err);
+        /* a BPF filter after the files (tcpdump -r FILE FILTER), checked before any frame */
+        if (r == 0 && o->filter && tn_capture_set_filter(cap, o->filter, err) < 0) {
+            tn_capture_close(cap, NULL);
+            return -TN_EUSAGE;
+        }
     }
     if (r < 0)
         return r;

@@ -66,14 +66,26 @@ int tn_plot_write_all(const char *dir, const struct tn_analyzer *a, const struct
 int tn_xplot_write_all(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
                        bool full, struct tn_err *err);
 
+/* The xplot graphs one at a time (tcptrace -S, -R, -T, -N): tn_xplot_write with kinds a set of
+ * bits 1 << enum tn_xplot_kind (0: all). */
+enum tn_xplot_kind { TN_XPL_TSG, TN_XPL_RTT, TN_XPL_TPUT, TN_XPL_OWIN, TN_XPL_COUNT };
+int tn_xplot_write(const char *dir, const struct tn_analyzer *a, const struct tn_view *v, bool full,
+                   unsigned kinds, struct tn_err *err);
+
 /* Per-connection event timeline (--timeline): one line per event with its evidence. */
 void tn_report_timeline(FILE *out, const struct tn_analyzer *a, const struct tn_view *v);
 
 /* Numbered connection list: index, endpoints, protocol, packets each way, state. */
 void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel);
 
-/* Long per-connection statistics (-l), both directions side by side. */
-void tn_report_long(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel);
+/* Long per-connection statistics (-l), both directions side by side; lo (may be NULL) adds
+ * tcptrace's RTT section (-r) and outstanding-window rows (-W). */
+struct tn_long_opts {
+    bool rtt;
+    bool owin;
+};
+void tn_report_long(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel,
+                    const struct tn_long_opts *lo);
 
 /* The inference block of the long report for one TCP connection (render_infer.c). */
 void tn_report_tcp_inference(FILE *out, const struct tn_conn *c);

@@ -1,5 +1,6 @@
 /* render_long.c - the long per-connection report (-l): both directions side by side. */
 #include <inttypes.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "render.h"
@@ -60,6 +61,24 @@ static const char *win_str(char *buf, size_t len, const struct tn_dir_stats *s, 
     return buf;
 }
 
+static const char *ms_str(char *buf, size_t len, bool have, double ms)
+{
+    if (have)
+        snprintf(buf, len, "%.3f", ms);
+    else
+        snprintf(buf, len, "-");
+    return buf;
+}
+
+static const char *num_str(char *buf, bool have, double v)
+{
+    if (have)
+        snprintf(buf, 32, "%.0f", v);
+    else
+        snprintf(buf, 32, "-");
+    return buf;
+}
+
 static const char *time_str(char *buf, size_t len, const struct tn_dir_stats *s, bool last)
 {
     if (s->pkts == 0)
@@ -113,6 +132,61 @@ static void tcp_rows(FILE *out, const struct tn_conn *c)
     snprintf(p[0], 32, "%.0f", tn_dir_throughput_bps(c, TN_A2B));
     snprintf(q[0], 32, "%.0f", tn_dir_throughput_bps(c, TN_B2A));
     tn_long_row_s(out, "throughput (bit/s):", p[0], q[0]);
+    /* the rest of tcptrace's -l figures */
+    tn_long_row_u(out, "sack pkts sent:", x->sack_pkts, y->sack_pkts);
+    tn_long_row_u(out, "pushed data pkts:", x->pushed_pkts, y->pushed_pkts);
+    tn_long_row_u(out, "urgent data pkts:", x->urg_pkts, y->urg_pkts);
+    tn_long_row_u(out, "urgent data bytes:", x->urg_bytes, y->urg_bytes);
+    tn_long_row_u(out, "truncated data bytes:", x->trunc_bytes, y->trunc_bytes);
+    tn_long_row_u(out, "triple dupacks:", x->triple_dupacks, y->triple_dupacks);
+    tn_long_row_u(out, "initial window bytes:", x->init_win_bytes, y->init_win_bytes);
+    tn_long_row_u(out, "initial window pkts:", x->init_win_pkts, y->init_win_pkts);
+    tn_long_row_s(out, "idletime max (ms):", ms_str(p[1], 32, x->pkts > 1, (double)x->idle_max_ns / 1e6),
+                  ms_str(q[1], 32, y->pkts > 1, (double)y->idle_max_ns / 1e6));
+}
+
+/* tcptrace -W: outstanding data at each data segment, and its time-weighted average. */
+static void owin_rows(FILE *out, const struct tn_conn *c)
+{
+    const struct tn_dir_stats *x = &c->d[TN_A2B], *y = &c->d[TN_B2A];
+    char p[32], q[32];
+    tn_long_row_s(out, "max owin:", num_str(p, x->owin_n, x->owin_max), num_str(q, y->owin_n, y->owin_max));
+    tn_long_row_s(out, "min non-zero owin:", num_str(p, x->owin_n, x->owin_min_nz),
+                  num_str(q, y->owin_n, y->owin_min_nz));
+    tn_long_row_s(out, "avg owin:", num_str(p, x->owin_n, x->owin_n ? x->owin_sum / (double)x->owin_n : 0),
+                  num_str(q, y->owin_n, y->owin_n ? y->owin_sum / (double)y->owin_n : 0));
+    tn_long_row_s(out, "wavg owin:", num_str(p, x->owin_n, tn_dir_owin_wavg(x)),
+                  num_str(q, y->owin_n, tn_dir_owin_wavg(y)));
+}
+
+/* tcptrace -r: the RTT samples of each sender (data -> ACK, Karn's rule), from the handshake,
+ * and of full-sized segments only. */
+static void rtt_rows(FILE *out, const struct tn_conn *c)
+{
+    const struct tn_tcp_infer *x = &c->inf[TN_A2B], *y = &c->inf[TN_B2A];
+    char p[32], q[32];
+    static const struct {
+        const char *n, *min, *max, *avg, *sdv;
+        size_t off;
+    } sets[] = {
+        {"RTT samples:", "RTT min (ms):", "RTT max (ms):", "RTT avg (ms):", "RTT stdev (ms):",
+         offsetof(struct tn_tcp_infer, rtt_ms)},
+        {"RTT full_sz smpls:", "RTT full_sz min (ms):", "RTT full_sz max (ms):",
+         "RTT full_sz avg (ms):", "RTT full_sz stdev (ms):", offsetof(struct tn_tcp_infer, rtt_full_ms)},
+    };
+    for (size_t i = 0; i < TN_ARRAY_LEN(sets); i++) {
+        const struct tn_stat *a = (const void *)((const char *)x + sets[i].off);
+        const struct tn_stat *b = (const void *)((const char *)y + sets[i].off);
+        tn_long_row_u(out, sets[i].n, a->n, b->n);
+        tn_long_row_s(out, sets[i].min, ms_str(p, 32, a->n, a->min), ms_str(q, 32, b->n, b->min));
+        tn_long_row_s(out, sets[i].max, ms_str(p, 32, a->n, a->max), ms_str(q, 32, b->n, b->max));
+        tn_long_row_s(out, sets[i].avg, ms_str(p, 32, a->n, tn_stat_avg(a)), ms_str(q, 32, b->n, tn_stat_avg(b)));
+        tn_long_row_s(out, sets[i].sdv, ms_str(p, 32, a->n, tn_stat_stdev(a)),
+                      ms_str(q, 32, b->n, tn_stat_stdev(b)));
+        if (i == 0)   /* the a->b sender's handshake RTT: its SYN to b's SYN-ACK (monitor<->b) */
+            tn_long_row_s(out, "RTT from 3WHS (ms):", ms_str(p, 32, c->hs_rtt_ms >= 0, c->hs_half_ms[TN_B2A]),
+                          ms_str(q, 32, c->hs_rtt_ms >= 0, c->hs_half_ms[TN_A2B]));
+    }
 }
 
 static void dfcp_rows(FILE *out, const struct tn_conn *c)
@@ -120,7 +194,7 @@ static void dfcp_rows(FILE *out, const struct tn_conn *c)
     tn_long_dfcp_rows(out, c);
 }
 
-static void one_conn(FILE *out, const struct tn_conn *c)
+static void one_conn(FILE *out, const struct tn_conn *c, const struct tn_long_opts *lo)
 {
     char ab[64], bb[64];
     tn_addr_str(&c->a, ab, sizeof ab);
@@ -142,16 +216,21 @@ static void one_conn(FILE *out, const struct tn_conn *c)
         dfcp_rows(out, c);
     } else {
         tcp_rows(out, c);
+        if (lo && lo->owin)
+            owin_rows(out, c);
+        if (lo && lo->rtt)
+            rtt_rows(out, c);
         tn_report_tcp_inference(out, c);
     }
 }
 
-void tn_report_long(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel)
+void tn_report_long(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel,
+                    const struct tn_long_opts *lo)
 {
     size_t n = tn_analyzer_conn_count(a);
     for (size_t i = 0; i < n; i++) {
         const struct tn_conn *c = tn_analyzer_conn(a, i);
         if (tn_selected(sel, c->idx))
-            one_conn(out, c);
+            one_conn(out, c, lo);
     }
 }

@@ -42,6 +42,12 @@ static int save(const char *dir, const char *name, struct tn_plot *p, struct tn_
 int tn_xplot_write_all(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
                        bool full, struct tn_err *err)
 {
+    return tn_xplot_write(dir, a, v, full, 0, err);
+}
+
+int tn_xplot_write(const char *dir, const struct tn_analyzer *a, const struct tn_view *v, bool full,
+                   unsigned kinds, struct tn_err *err)
+{
     int r = tn_plot_mkdir(dir, err);
     if (r)
         return r;
@@ -53,11 +59,11 @@ int tn_xplot_write_all(const char *dir, const struct tn_analyzer *a, const struc
     static const struct {
         const char *name;
         struct tn_plot *(*build)(const struct tn_conn *, enum tn_dir, const struct tn_fig_cfg *);
-    } kinds[] = {
-        {"tsg", tn_fig_tsg},
-        {"rtt", tn_fig_rtt},
-        {"tput", tn_fig_tput_dir},
-        {"owin", tn_fig_inflight},
+    } graphs[TN_XPL_COUNT] = {
+        [TN_XPL_TSG] = {"tsg", tn_fig_tsg},
+        [TN_XPL_RTT] = {"rtt", tn_fig_rtt},
+        [TN_XPL_TPUT] = {"tput", tn_fig_tput_dir},
+        [TN_XPL_OWIN] = {"owin", tn_fig_inflight},
     };
     int status = 0;
     struct tn_err e;
@@ -68,11 +74,13 @@ int tn_xplot_write_all(const char *dir, const struct tn_analyzer *a, const struc
         for (int d = 0; d < 2; d++) {
             if (!tn_fig_dir_has_data(c, (enum tn_dir)d))
                 continue;
-            for (size_t k = 0; k < TN_ARRAY_LEN(kinds); k++) {
+            for (size_t k = 0; k < TN_ARRAY_LEN(graphs); k++) {
+                if (kinds && !(kinds & 1u << k))
+                    continue;
                 char name[128];
                 snprintf(name, sizeof name, "conn%u-%s_%s.xpl", c->idx, tn_fig_dir_name((enum tn_dir)d),
-                         kinds[k].name);
-                r = save(dir, name, kinds[k].build(c, (enum tn_dir)d, &fc), &e);
+                         graphs[k].name);
+                r = save(dir, name, graphs[k].build(c, (enum tn_dir)d, &fc), &e);
                 if (r && !status) {   /* keep the first error, write the rest */
                     status = r;
                     *err = e;
