@@ -61,21 +61,13 @@ static const char *win_str(char *buf, size_t len, const struct tn_dir_stats *s, 
     return buf;
 }
 
-static const char *ms_str(char *buf, size_t len, bool have, double ms)
+/* v with the given decimals, or "-" when there is none. */
+static const char *val_str(char *buf, size_t len, int decimals, bool have, double v)
 {
     if (have)
-        snprintf(buf, len, "%.3f", ms);
+        snprintf(buf, len, "%.*f", decimals, v);
     else
         snprintf(buf, len, "-");
-    return buf;
-}
-
-static const char *num_str(char *buf, bool have, double v)
-{
-    if (have)
-        snprintf(buf, 32, "%.0f", v);
-    else
-        snprintf(buf, 32, "-");
     return buf;
 }
 
@@ -141,8 +133,8 @@ static void tcp_rows(FILE *out, const struct tn_conn *c)
     tn_long_row_u(out, "triple dupacks:", x->triple_dupacks, y->triple_dupacks);
     tn_long_row_u(out, "initial window bytes:", x->init_win_bytes, y->init_win_bytes);
     tn_long_row_u(out, "initial window pkts:", x->init_win_pkts, y->init_win_pkts);
-    tn_long_row_s(out, "idletime max (ms):", ms_str(p[1], 32, x->pkts > 1, (double)x->idle_max_ns / 1e6),
-                  ms_str(q[1], 32, y->pkts > 1, (double)y->idle_max_ns / 1e6));
+    tn_long_row_s(out, "idletime max (ms):", val_str(p[1], 32, 3, x->pkts > 1, (double)x->idle_max_ns / 1e6),
+                  val_str(q[1], 32, 3, y->pkts > 1, (double)y->idle_max_ns / 1e6));
 }
 
 /* tcptrace -W: outstanding data at each data segment, and its time-weighted average. */
@@ -150,13 +142,13 @@ static void owin_rows(FILE *out, const struct tn_conn *c)
 {
     const struct tn_dir_stats *x = &c->d[TN_A2B], *y = &c->d[TN_B2A];
     char p[32], q[32];
-    tn_long_row_s(out, "max owin:", num_str(p, x->owin_n, x->owin_max), num_str(q, y->owin_n, y->owin_max));
-    tn_long_row_s(out, "min non-zero owin:", num_str(p, x->owin_n, x->owin_min_nz),
-                  num_str(q, y->owin_n, y->owin_min_nz));
-    tn_long_row_s(out, "avg owin:", num_str(p, x->owin_n, x->owin_n ? x->owin_sum / (double)x->owin_n : 0),
-                  num_str(q, y->owin_n, y->owin_n ? y->owin_sum / (double)y->owin_n : 0));
-    tn_long_row_s(out, "wavg owin:", num_str(p, x->owin_n, tn_dir_owin_wavg(x)),
-                  num_str(q, y->owin_n, tn_dir_owin_wavg(y)));
+    tn_long_row_s(out, "max owin:", val_str(p, 32, 0, x->owin_n, x->owin_max), val_str(q, 32, 0, y->owin_n, y->owin_max));
+    tn_long_row_s(out, "min non-zero owin:", val_str(p, 32, 0, x->owin_n, x->owin_min_nz),
+                  val_str(q, 32, 0, y->owin_n, y->owin_min_nz));
+    tn_long_row_s(out, "avg owin:", val_str(p, 32, 0, x->owin_n, x->owin_n ? x->owin_sum / (double)x->owin_n : 0),
+                  val_str(q, 32, 0, y->owin_n, y->owin_n ? y->owin_sum / (double)y->owin_n : 0));
+    tn_long_row_s(out, "wavg owin:", val_str(p, 32, 0, x->owin_n, tn_dir_owin_wavg(x)),
+                  val_str(q, 32, 0, y->owin_n, tn_dir_owin_wavg(y)));
 }
 
 /* tcptrace -r: the RTT samples of each sender (data -> ACK, Karn's rule), from the handshake,
@@ -178,14 +170,14 @@ static void rtt_rows(FILE *out, const struct tn_conn *c)
         const struct tn_stat *a = (const void *)((const char *)x + sets[i].off);
         const struct tn_stat *b = (const void *)((const char *)y + sets[i].off);
         tn_long_row_u(out, sets[i].n, a->n, b->n);
-        tn_long_row_s(out, sets[i].min, ms_str(p, 32, a->n, a->min), ms_str(q, 32, b->n, b->min));
-        tn_long_row_s(out, sets[i].max, ms_str(p, 32, a->n, a->max), ms_str(q, 32, b->n, b->max));
-        tn_long_row_s(out, sets[i].avg, ms_str(p, 32, a->n, tn_stat_avg(a)), ms_str(q, 32, b->n, tn_stat_avg(b)));
-        tn_long_row_s(out, sets[i].sdv, ms_str(p, 32, a->n, tn_stat_stdev(a)),
-                      ms_str(q, 32, b->n, tn_stat_stdev(b)));
+        tn_long_row_s(out, sets[i].min, val_str(p, 32, 3, a->n, a->min), val_str(q, 32, 3, b->n, b->min));
+        tn_long_row_s(out, sets[i].max, val_str(p, 32, 3, a->n, a->max), val_str(q, 32, 3, b->n, b->max));
+        tn_long_row_s(out, sets[i].avg, val_str(p, 32, 3, a->n, tn_stat_avg(a)), val_str(q, 32, 3, b->n, tn_stat_avg(b)));
+        tn_long_row_s(out, sets[i].sdv, val_str(p, 32, 3, a->n, tn_stat_stdev(a)),
+                      val_str(q, 32, 3, b->n, tn_stat_stdev(b)));
         if (i == 0)   /* the a->b sender's handshake RTT: its SYN to b's SYN-ACK (monitor<->b) */
-            tn_long_row_s(out, "RTT from 3WHS (ms):", ms_str(p, 32, c->hs_rtt_ms >= 0, c->hs_half_ms[TN_B2A]),
-                          ms_str(q, 32, c->hs_rtt_ms >= 0, c->hs_half_ms[TN_A2B]));
+            tn_long_row_s(out, "RTT from 3WHS (ms):", val_str(p, 32, 3, c->hs_rtt_ms >= 0, c->hs_half_ms[TN_B2A]),
+                          val_str(q, 32, 3, c->hs_rtt_ms >= 0, c->hs_half_ms[TN_A2B]));
     }
 }
 
