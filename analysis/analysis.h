@@ -431,6 +431,7 @@ struct tn_conn {
     enum tn_vantage vantage;
     double hs_rtt_ms;          /* SYN -> SYN-ACK -> ACK as seen here; < 0 when not seen */
     double hs_half_ms[2];      /* [a side] monitor<->a and [b side] monitor<->b round trips */
+    int64_t hs_ack_ns;         /* the handshake's ACK as seen here (0: not seen) */
     struct tn_tcp_infer inf[2];/* per sending direction */
 
     /* recorded history (only when the analysis config asks for it) */
@@ -516,7 +517,8 @@ uint64_t tn_flow_hash(const struct tn_pkt *p);
  * from its first data segment to its last packet (0 without data). */
 double tn_dir_owin_wavg(const struct tn_dir_stats *s);
 
-/* Throughput of a direction in bit/s over the connection's duration (0 when < 1 packet). */
+/* Goodput of a direction in bit/s: the sequence space its data covered (unique bytes) over the
+ * connection's duration (0 when < 1 packet). */
 double tn_dir_throughput_bps(const struct tn_conn *c, enum tn_dir d);
 /* What sender d retransmitted, as inferred at this vantage: fast + timeout + other (spurious is a
  * property of one of those, not another copy).  The one retransmission count of the experiment

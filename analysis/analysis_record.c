@@ -273,6 +273,7 @@ bool tn_conn_set_handshake(struct tn_conn_priv *cp, int64_t ack_ns)
     c->hs_half_ms[TN_A2B] = half_a;
     c->hs_half_ms[TN_B2A] = half_b;
     c->hs_rtt_ms = half_a + half_b;
+    c->hs_ack_ns = ack_ns;
     if (c->hs_rtt_ms < 0.1)
         c->vantage = TN_VP_UNKNOWN;          /* too short a path to tell the sides apart */
     else if (half_a <= 0.1 * c->hs_rtt_ms)

@@ -47,6 +47,7 @@ enum {
     OPT_ANONYMIZE,
     OPT_KEEP_PAYLOAD,
     OPT_ANONYMIZE_TS,
+    OPT_JSON,
 };
 
 static const struct option longopts[] = {
@@ -104,6 +105,7 @@ static const struct option longopts[] = {
     {"legend", required_argument, NULL, OPT_FIG},
     {"legend-by", required_argument, NULL, OPT_FIG},
     {"user", required_argument, NULL, 'Z'},
+    {"json", required_argument, NULL, OPT_JSON},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -131,6 +133,7 @@ void tn_options_usage(FILE *out)
           "  -q, --quiet               no connection list (summary and files only)\n"
           "      --connection N|A:P-B:P  select connections (repeatable; default all)\n"
           "      --csv DIR             write the CSV files of the CSV contract into DIR\n"
+          "      --json FILE           JSON Lines of connections, senders and events ('-' = stdout)\n"
           "      --timeline            per-connection timeline of events and episodes\n"
           "  -A, --absolute-seq        TCP sequence numbers as on the wire (default: from the ISN)\n"
           "      --from SEC, --to SEC  time window, seconds from the first packet\n"
@@ -409,6 +412,7 @@ static int parse_one(struct tn_options *o, int c, const char *arg, struct tn_err
     case 'b': o->long_report = o->rtt_stats = o->owin_stats = false; return 0;
     case 't': o->progress = true; return 0;
     case 'o': return add_pick_list(o, arg, err);
+    case OPT_JSON: o->senders_json = arg; return 0;
     case 'G': o->xplot_kinds = ~0u; return 0;
     case 'S': o->xplot_kinds |= 1u << TN_XPL_TSG; return 0;
     case 'T': o->xplot_kinds |= 1u << TN_XPL_TPUT; return 0;
@@ -550,8 +554,6 @@ int tn_options_parse(struct tn_options *o, int argc, char **argv, struct tn_err 
     }
     if ((o->iface || o->ingress_if) && o->replay)
         return tn_err_set(err, TN_EUSAGE, "--replay paces trace files; it does not apply to -i");
-    if (o->replay && !o->tui)
-        return tn_err_set(err, TN_EUSAGE, "--replay paces the dashboard: use it with --tui");
     if (o->xplot_kinds && !o->xplot_dir)
         o->xplot_dir = ".";   /* tcptrace writes its graphs into the current directory */
     if (o->to_ns && o->to_ns <= o->from_ns)

@@ -17,10 +17,17 @@ struct tn_output {
 
 /* ---- report sections on standard output ---- */
 
-static bool want_list(const struct tn_out_ctx *x) { return !x->o->quiet; }
-static bool want_long(const struct tn_out_ctx *x) { return x->o->long_report; }
-static bool want_timeline(const struct tn_out_ctx *x) { return x->o->timeline; }
-static bool want_always(const struct tn_out_ctx *x) { (void)x; return true; }
+/* --json - owns standard output: the text reports are left out */
+static bool text(const struct tn_out_ctx *x)
+{
+    return !(x->o->senders_json && strcmp(x->o->senders_json, "-") == 0);
+}
+
+static bool want_list(const struct tn_out_ctx *x) { return text(x) && !x->o->quiet; }
+static bool want_long(const struct tn_out_ctx *x) { return text(x) && x->o->long_report; }
+static bool want_timeline(const struct tn_out_ctx *x) { return text(x) && x->o->timeline; }
+static bool want_summary(const struct tn_out_ctx *x) { return text(x); }
+static bool want_json(const struct tn_out_ctx *x) { return x->o->senders_json != NULL; }
 static bool want_csv(const struct tn_out_ctx *x) { return x->o->csv_dir != NULL; }
 static bool want_plot(const struct tn_out_ctx *x) { return x->o->plot_dir != NULL; }
 static bool want_xplot(const struct tn_out_ctx *x) { return x->o->xplot_dir != NULL; }
@@ -65,6 +72,16 @@ static int write_summary(const struct tn_out_ctx *x, struct tn_err *err)
 static int write_connections_csv(const struct tn_out_ctx *x, struct tn_err *err)
 {
     return tn_csv_write_connections(x->o->csv_dir, x->an, x->view.sel, err);
+}
+
+static int write_senders_csv(const struct tn_out_ctx *x, struct tn_err *err)
+{
+    return tn_csv_write_senders(x->o->csv_dir, x->an, x->view.sel, err);
+}
+
+static int write_json(const struct tn_out_ctx *x, struct tn_err *err)
+{
+    return tn_json_write(x->o->senders_json, x->an, &x->view, err);
 }
 
 static int write_events_csv(const struct tn_out_ctx *x, struct tn_err *err)
@@ -146,12 +163,14 @@ static const struct tn_output outputs[] = {
     {"connection list", want_list, write_list},
     {"long report", want_long, write_long},
     {"timeline", want_timeline, write_timeline},
-    {"summary", want_always, write_summary},
+    {"summary", want_summary, write_summary},
     {"connections.csv", want_csv, write_connections_csv},
+    {"senders.csv", want_csv, write_senders_csv},         /* render_csv_senders.c */
     {"events.csv", want_csv, write_events_csv},
     {"series.csv", want_csv, write_series_csv},
     {"packets.csv", want_csv, write_packets_csv},       /* render_csv_packets.c */
     {"dfcp_blocks.csv", want_csv, write_dfcp_blocks_csv},   /* render_csv_dfcp.c */
+    {"JSON Lines", want_json, write_json},                  /* render_json.c */
     {"figures", want_plot, write_plots},                /* render_plot*.c */
     {"xplot files", want_xplot, write_xplots},          /* render_xplot.c */
     {"accuracy against the truth", want_truth, write_truth},

@@ -15,7 +15,7 @@
 
 void tn_pipeline_analysis_cfg(const struct tn_options *o, struct tn_analysis_cfg *acfg)
 {
-    bool files = o->csv_dir || o->plot_dir || o->xplot_dir;
+    bool files = o->csv_dir || o->plot_dir || o->xplot_dir || o->senders_json;
     *acfg = (struct tn_analysis_cfg){
         .record_events = files || o->timeline || o->truth_file,
         .record_series = files || o->truth_file,

@@ -90,6 +90,16 @@ void tn_report_long(FILE *out, const struct tn_analyzer *a, const struct tn_sele
 /* The inference block of the long report for one TCP connection (render_infer.c). */
 void tn_report_tcp_inference(FILE *out, const struct tn_conn *c);
 
+/* senders.csv: one row per direction that sent data, every figure of the long report and of
+ * the inference (render_csv_senders.c). */
+int tn_csv_write_senders(const char *dir, const struct tn_analyzer *a, const struct tn_selection *sel,
+                         struct tn_err *err);
+
+/* --json: JSON Lines of the connections, senders and events the CSV files hold, one object per
+ * line with a "type" member; path "-" is standard output (render_json.c). */
+int tn_json_write(const char *path, const struct tn_analyzer *a, const struct tn_view *v,
+                  struct tn_err *err);
+
 /* The --truth accuracy report (render_accuracy.c). */
 void tn_report_accuracy(FILE *out, const struct tn_accuracy *r, size_t n);
 

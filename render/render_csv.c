@@ -2,64 +2,106 @@
 #include <inttypes.h>
 
 #include "render.h"
+#include "render_cols.h"
 #include "render_csvfile.h"
 
-static const char conn_header[] =
-    "conn,proto,a_addr,a_port,b_addr,b_port,first_s,last_s,state,a2b_pkts,b2a_pkts,"
-    "a2b_data_pkts,b2a_data_pkts,a2b_data_bytes,b2a_data_bytes,a2b_unique_bytes,b2a_unique_bytes,"
-    "a2b_rexmit_pkts,b2a_rexmit_pkts,a2b_rexmit_bytes,b2a_rexmit_bytes,a2b_dupacks,b2a_dupacks,"
-    "a2b_ooo_pkts,b2a_ooo_pkts,a2b_zero_wnd,b2a_zero_wnd,anomalies";
+/* ---- connections.csv: one table gives the header, the rows and the JSON records ---- */
 
-/* Two cells: the a->b and b->a values of one counter. */
-#define BOTH(f, c, field)                          \
-    do {                                           \
-        tn_csvfile_u64((f), (c)->d[TN_A2B].field); \
-        tn_csvfile_u64((f), (c)->d[TN_B2A].field); \
-    } while (0)
+#define CONN_ROW                                                                          \
+    const struct tn_conn *c = row;                                                        \
+    bool tcp = c->proto == TN_PK_TCP;                                                     \
+    (void)tcp
 
-static void conn_row(struct tn_csvfile *f, const struct tn_conn *c)
-{
-    char addr[64];
-    bool tcp = c->proto == TN_PK_TCP;
-    tn_csvfile_u64(f, c->idx);
-    tn_csvfile_str(f, tcp ? "tcp" : "dfcp");
-    tn_csvfile_str(f, tn_addr_str(&c->a, addr, sizeof addr));
-    tn_csvfile_u64(f, c->a_port);
-    tn_csvfile_str(f, tn_addr_str(&c->b, addr, sizeof addr));
-    tn_csvfile_u64(f, c->b_port);
-    tn_csvfile_time(f, c->first);
-    tn_csvfile_time(f, c->last);
-    tn_csvfile_str(f, tn_conn_state_name(tn_conn_state(c)));
-    BOTH(f, c, pkts);
-    BOTH(f, c, data_pkts);
-    BOTH(f, c, data_bytes);
-    if (tcp) {
-        BOTH(f, c, unique_bytes);
-        BOTH(f, c, rexmit_pkts);
-        BOTH(f, c, rexmit_bytes);
-        BOTH(f, c, dupacks);
-        BOTH(f, c, ooo_pkts);
-        BOTH(f, c, zero_wnd);
-    } else {   /* DFCP has no sequence space, retransmissions or windows: unknown, empty */
-        for (int i = 0; i < 12; i++)
-            tn_csvfile_str(f, NULL);
+/* A counter of both directions: a2b_NAME and b2a_NAME; DFCP has no sequence space,
+ * retransmissions or windows, so those are empty (unknown) for it. */
+#define BOTH(X, name, have) \
+    X(a2b_##name, UINT, 0, tn_cell_u(o, have, c->d[TN_A2B].name)) \
+    X(b2a_##name, UINT, 0, tn_cell_u(o, have, c->d[TN_B2A].name))
+
+#define CONN_COLUMNS(X)                                                                         \
+    X(conn, UINT, 0, tn_cell_u(o, true, c->idx))                                                \
+    X(proto, TEXT, 0, tn_cell_s(o, true, tcp ? "tcp" : "dfcp"))                                 \
+    X(a_addr, TEXT, 0, tn_cell_s(o, true, tn_addr_str(&c->a, o->buf, sizeof o->buf)))           \
+    X(a_port, UINT, 0, tn_cell_u(o, true, c->a_port))                                           \
+    X(b_addr, TEXT, 0, tn_cell_s(o, true, tn_addr_str(&c->b, o->buf, sizeof o->buf)))           \
+    X(b_port, UINT, 0, tn_cell_u(o, true, c->b_port))                                           \
+    X(first_s, TIME, 0, tn_cell_t(o, true, tn_time_ns(c->first)))                               \
+    X(last_s, TIME, 0, tn_cell_t(o, true, tn_time_ns(c->last)))                                 \
+    X(state, TEXT, 0, tn_cell_s(o, true, tn_conn_state_name(tn_conn_state(c))))                 \
+    BOTH(X, pkts, true)                                                                         \
+    BOTH(X, data_pkts, true)                                                                    \
+    BOTH(X, data_bytes, true)                                                                   \
+    BOTH(X, unique_bytes, tcp)                                                                  \
+    BOTH(X, rexmit_pkts, tcp)                                                                   \
+    BOTH(X, rexmit_bytes, tcp)                                                                  \
+    BOTH(X, dupacks, tcp)                                                                       \
+    BOTH(X, ooo_pkts, tcp)                                                                      \
+    BOTH(X, zero_wnd, tcp)                                                                      \
+    X(anomalies, UINT, 0, tn_cell_u(o, true, c->anomalies))
+
+#define X(name, type, prec, fill)                               \
+    static void conn_##name(const void *row, struct tn_cell *o) \
+    {                                                           \
+        CONN_ROW;                                               \
+        fill;                                                   \
     }
-    tn_csvfile_u64(f, c->anomalies);
-    tn_csvfile_end_row(f);
-}
+CONN_COLUMNS(X)
+#undef X
+
+const struct tn_col tn_conn_cols[] = {
+#define X(name, type, prec, fill) {#name, TN_COL_##type, prec, conn_##name},
+    CONN_COLUMNS(X)
+#undef X
+};
+const size_t tn_conn_ncols = TN_ARRAY_LEN(tn_conn_cols);
+
+/* ---- events.csv ---- */
+
+#define EVENT_ROW                                                                         \
+    const struct tn_event_row *r_ = row;                                                  \
+    const struct tn_conn *c = r_->c;                                                      \
+    const struct tn_event *e = r_->e;                                                     \
+    (void)c, (void)e
+
+#define EVENT_COLUMNS(X)                                                                        \
+    X(conn, UINT, 0, tn_cell_u(o, true, c->idx))                                                \
+    X(time_s, TIME, 0, tn_cell_t(o, true, e->t_ns))                                             \
+    X(dir, TEXT, 0, tn_cell_s(o, true, e->dir == TN_A2B ? "a2b" : "b2a"))                       \
+    X(kind, TEXT, 0, tn_cell_s(o, true, tn_event_kind_name((enum tn_event_kind)e->kind)))       \
+    X(seq, UINT, 0, tn_cell_u(o, true, tn_view_seq(r_->v, c, tn_event_seq_dir(e), e->seq)))     \
+    X(len, UINT, 0, tn_cell_u(o, true, e->len))                                                 \
+    X(detail, TEXT, 0, tn_cell_s(o, true, e->detail))
+
+#define X(name, type, prec, fill)                                \
+    static void event_##name(const void *row, struct tn_cell *o) \
+    {                                                            \
+        EVENT_ROW;                                               \
+        fill;                                                    \
+    }
+EVENT_COLUMNS(X)
+#undef X
+
+const struct tn_col tn_event_cols[] = {
+#define X(name, type, prec, fill) {#name, TN_COL_##type, prec, event_##name},
+    EVENT_COLUMNS(X)
+#undef X
+};
+const size_t tn_event_ncols = TN_ARRAY_LEN(tn_event_cols);
 
 int tn_csv_write_connections(const char *dir, const struct tn_analyzer *a,
                              const struct tn_selection *sel, struct tn_err *err)
 {
+    char header[4096];
+    tn_cols_header(tn_conn_cols, tn_conn_ncols, header, sizeof header);
     struct tn_csvfile f;
-    int r = tn_csvfile_open(&f, dir, "connections.csv", conn_header, err);
+    int r = tn_csvfile_open(&f, dir, "connections.csv", header, err);
     if (r)
         return r;
     size_t n = tn_analyzer_conn_count(a);
     for (size_t i = 0; i < n; i++) {
         const struct tn_conn *c = tn_analyzer_conn(a, i);
         if (tn_selected(sel, c->idx))
-            conn_row(&f, c);
+            tn_cols_csv_row(&f, tn_conn_cols, tn_conn_ncols, c);
     }
     return tn_csvfile_close(&f, err);
 }
@@ -72,8 +114,10 @@ static const char *dir_name(unsigned d)
 int tn_csv_write_events(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
                         struct tn_err *err)
 {
+    char header[1024];
+    tn_cols_header(tn_event_cols, tn_event_ncols, header, sizeof header);
     struct tn_csvfile f;
-    int r = tn_csvfile_open(&f, dir, "events.csv", "conn,time_s,dir,kind,seq,len,detail", err);
+    int r = tn_csvfile_open(&f, dir, "events.csv", header, err);
     if (r)
         return r;
     for (size_t i = 0; i < tn_analyzer_conn_count(a); i++) {
@@ -84,14 +128,8 @@ int tn_csv_write_events(const char *dir, const struct tn_analyzer *a, const stru
             const struct tn_event *e = &c->events[k];
             if (!tn_view_time(v, e->t_ns))
                 continue;
-            tn_csvfile_u64(&f, c->idx);
-            tn_csvfile_ns(&f, e->t_ns);
-            tn_csvfile_str(&f, dir_name(e->dir));
-            tn_csvfile_str(&f, tn_event_kind_name((enum tn_event_kind)e->kind));
-            tn_csvfile_u64(&f, tn_view_seq(v, c, tn_event_seq_dir(e), e->seq));
-            tn_csvfile_u64(&f, e->len);
-            tn_csvfile_str(&f, e->detail);
-            tn_csvfile_end_row(&f);
+            struct tn_event_row row = {c, e, v};
+            tn_cols_csv_row(&f, tn_event_cols, tn_event_ncols, &row);
         }
     }
     return tn_csvfile_close(&f, err);

@@ -32,7 +32,6 @@ expect 2 "-w /nonexistent/x.pcap: cannot write there" -w /nonexistent/x.pcap "$s
 expect 2 "/etc/passwd" --truth /etc/passwd "$s"
 expect 2 "not an ns-2 ASCII trace" --ns2 "$s"
 expect 1 "--replay paces trace files; it does not apply to -i" -i lo --tui --replay "$s"
-expect 1 "--replay paces the dashboard" --replay "$s"
 expect 1 "is not a BPF filter" "$s" tcp prot 80
 chmod 700 "$tmp"
 [ "$fail" = 0 ] && echo ok

@@ -1,0 +1,74 @@
+/* render_cols.h - private: a table of columns {name, type, value} from which a CSV file's
+ * header and rows and the same records as JSON Lines are all written, so that the three can
+ * never disagree (senders.csv, connections.csv, events.csv and --json). */
+#ifndef TN_RENDER_COLS_H
+#define TN_RENDER_COLS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "render_csvfile.h"
+
+enum tn_col_type {
+    TN_COL_UINT,               /* u */
+    TN_COL_REAL,               /* r, printed with the column's decimals */
+    TN_COL_TEXT,               /* s */
+    TN_COL_TIME,               /* ns since the epoch, printed as seconds.nanoseconds */
+};
+
+/* One value; have == false is an empty cell (JSON null): unknown or not applicable. */
+struct tn_cell {
+    bool have;
+    uint64_t u;
+    double r;
+    int64_t ns;
+    const char *s;
+    char buf[192];             /* room for text made for this cell */
+};
+
+struct tn_col {
+    const char *name;
+    enum tn_col_type type;
+    int prec;                  /* decimals of TN_COL_REAL */
+    void (*get)(const void *row, struct tn_cell *out);
+};
+
+/* The header row: the names, comma-separated, into buf. */
+void tn_cols_header(const struct tn_col *cols, size_t n, char *buf, size_t len);
+/* One CSV row of the record row. */
+void tn_cols_csv_row(struct tn_csvfile *f, const struct tn_col *cols, size_t n, const void *row);
+/* One JSON object on one line: {"type":TYPE,"name":value,...}; numbers as in the CSV. */
+void tn_cols_json_row(FILE *out, const char *type, const struct tn_col *cols, size_t n, const void *row);
+
+/* Helpers of the tables: fill a cell. */
+static inline void tn_cell_u(struct tn_cell *o, bool have, uint64_t v) { o->have = have; o->u = v; }
+static inline void tn_cell_r(struct tn_cell *o, bool have, double v) { o->have = have; o->r = v; }
+static inline void tn_cell_s(struct tn_cell *o, bool have, const char *s) { o->have = have && s; o->s = s; }
+static inline void tn_cell_t(struct tn_cell *o, bool have, int64_t ns) { o->have = have; o->ns = ns; }
+
+#include "render.h"
+
+/* The records of the tables. */
+struct tn_sender_row {
+    const struct tn_conn *c;
+    unsigned d;                /* enum tn_dir of the data */
+};
+struct tn_event_row {
+    const struct tn_conn *c;
+    const struct tn_event *e;
+    const struct tn_view *v;
+};
+
+/* The tables (render_csv_*.c), for the writers and for the test that checks them against
+ * docs/csv-contract.md. */
+extern const struct tn_col tn_sender_cols[];
+extern const size_t tn_sender_ncols;
+/* A direction gets a senders.csv row when it sent data. */
+bool tn_sender_sent_data(const struct tn_conn *c, unsigned d);
+extern const struct tn_col tn_conn_cols[];
+extern const size_t tn_conn_ncols;
+extern const struct tn_col tn_event_cols[];
+extern const size_t tn_event_ncols;
+
+#endif
