@@ -551,9 +551,15 @@ void tn_conn_live_get(const struct tn_conn *c, enum tn_dir d, struct tn_conn_liv
 /* ---- grading against kernel ground truth (analysis_truth.c) ---- */
 struct tn_truth;
 
-/* Load a tcp_probe file: the lab's tcp_probe.csv (then tcp_cong_state.csv and
- * tcp_retransmit.csv beside it are read too) or a raw tracefs text dump. */
+/* Load the kernel's record of a run (analysis_truth_load.c): the lab's tcp_probe.csv (then
+ * tcp_cong_state.csv and tcp_retransmit.csv beside it are read too), a raw tracefs text dump
+ * of tcp:tcp_probe, or an `ss -tin` polling log with a time stamp line before each poll.  Each
+ * file's header is checked and its columns found by name; what cannot be read is refused with
+ * -TN_EFORMAT naming the file and the problem. */
 int tn_truth_load(const char *path, struct tn_truth **out, struct tn_err *err);
+/* What was read: "tcp_probe.csv (tcp_probe CSV): 2131 records; tcp_cong_state.csv: 40 records;
+ * no tcp_retransmit.csv beside it". */
+const char *tn_truth_sources(const struct tn_truth *t);
 void tn_truth_free(struct tn_truth *t);
 
 /* Accuracy for one sender (connection, direction) that the truth covers. */

@@ -129,6 +129,7 @@ static int write_truth(const struct tn_out_ctx *x, struct tn_err *err)
     int r = tn_truth_load(x->o->truth_file, &truth, err);
     if (r < 0)
         return r;
+    printf("\nGround truth read: %s\n", tn_truth_sources(truth));
     size_t max = 2 * tn_analyzer_conn_count(x->an) + 1;
     struct tn_accuracy *acc = tn_xcalloc(max, sizeof *acc);
     size_t n = tn_truth_compare(truth, x->an, acc, max);
