@@ -195,12 +195,20 @@ unsigned *tn_outputs_resolve_picks(const struct tn_options *o, const struct tn_a
         }
         for (size_t k = 0; k < nconn; k++) {
             const struct tn_conn *c = tn_analyzer_conn(an, k);
-            char a[64], b[64], s1[160], s2[160];
+            /* "A:P-B:P" either way round; IPv6 as "[A]:P" (as printed) or bare "A:P" */
+            char a[80], b[80], s[4][200];
+            tn_endpoint_str(&c->a, c->a_port, a, sizeof a);
+            tn_endpoint_str(&c->b, c->b_port, b, sizeof b);
+            snprintf(s[0], sizeof s[0], "%s-%s", a, b);
+            snprintf(s[1], sizeof s[1], "%s-%s", b, a);
             tn_addr_str(&c->a, a, sizeof a);
             tn_addr_str(&c->b, b, sizeof b);
-            snprintf(s1, sizeof s1, "%s:%u-%s:%u", a, c->a_port, b, c->b_port);
-            snprintf(s2, sizeof s2, "%s:%u-%s:%u", b, c->b_port, a, c->a_port);
-            if (strcmp(o->picks[i].spec, s1) == 0 || strcmp(o->picks[i].spec, s2) == 0)
+            snprintf(s[2], sizeof s[2], "%s:%u-%s:%u", a, c->a_port, b, c->b_port);
+            snprintf(s[3], sizeof s[3], "%s:%u-%s:%u", b, c->b_port, a, c->a_port);
+            bool match = false;
+            for (int w = 0; w < 4; w++)
+                match |= strcmp(o->picks[i].spec, s[w]) == 0;
+            if (match)
                 v[(*n)++] = c->idx;
         }
     }

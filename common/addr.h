@@ -12,5 +12,7 @@ struct tn_addr {
 
 /* Format numerically ("10.0.0.1", "2001:db8::1"; "-" for none); buf must hold 48 bytes. */
 const char *tn_addr_str(const struct tn_addr *a, char *buf, size_t len);
+/* An endpoint as people and tools write it (RFC 5952 §6): "10.0.0.1:5201", "[2001:db8::1]:80". */
+const char *tn_endpoint_str(const struct tn_addr *a, uint16_t port, char *buf, size_t len);
 
 #endif

@@ -18,3 +18,11 @@ const char *tn_addr_str(const struct tn_addr *a, char *buf, size_t len)
         snprintf(buf, len, "-");
     return buf;
 }
+
+const char *tn_endpoint_str(const struct tn_addr *a, uint16_t port, char *buf, size_t len)
+{
+    char ab[64];
+    tn_addr_str(a, ab, sizeof ab);
+    snprintf(buf, len, a->family == 6 ? "[%s]:%u" : "%s:%u", ab, port);
+    return buf;
+}

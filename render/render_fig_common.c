@@ -28,21 +28,12 @@ bool tn_fig_window(const struct tn_conn *c, const struct tn_view *v, int64_t *fr
     return t >= f;
 }
 
-static void endpoint(const struct tn_addr *a, uint16_t port, char *buf, size_t size)
-{
-    char s[64];
-    tn_addr_str(a, s, sizeof s);
-    if (a->family == 6)
-        snprintf(buf, size, "[%s]:%u", s, port);
-    else
-        snprintf(buf, size, "%s:%u", s, port);
-}
 
 void tn_fig_conn_label(const struct tn_conn *c, int d, char *buf, size_t size)
 {
     char a[80], b[80];
-    endpoint(&c->a, c->a_port, a, sizeof a);
-    endpoint(&c->b, c->b_port, b, sizeof b);
+    tn_endpoint_str(&c->a, c->a_port, a, sizeof a);
+    tn_endpoint_str(&c->b, c->b_port, b, sizeof b);
     const char *proto = c->proto == TN_PK_DFCP ? "DFCP " : "";
     if (d == TN_B2A)
         snprintf(buf, size, "%sconn %u: %s \xe2\x86\x92 %s (b2a)", proto, c->idx, b, a);

@@ -194,13 +194,11 @@ static void dfcp_rows(FILE *out, const struct tn_conn *c)
 
 static void one_conn(FILE *out, const struct tn_conn *c, const struct tn_long_opts *lo)
 {
-    char ab[64], bb[64];
-    tn_addr_str(&c->a, ab, sizeof ab);
-    tn_addr_str(&c->b, bb, sizeof bb);
+    char ab[80], bb[80];
     fprintf(out, "================================\n");
     fprintf(out, "%s connection %u:\n", c->proto == TN_PK_DFCP ? "DFCP" : "TCP", c->idx);
-    fprintf(out, "\thost a:        %s:%u\n", ab, c->a_port);
-    fprintf(out, "\thost b:        %s:%u\n", bb, c->b_port);
+    fprintf(out, "\thost a:        %s\n", tn_endpoint_str(&c->a, c->a_port, ab, sizeof ab));
+    fprintf(out, "\thost b:        %s\n", tn_endpoint_str(&c->b, c->b_port, bb, sizeof bb));
     fprintf(out, "\tstate:         %s\n", tn_conn_state_name(tn_conn_state(c)));
     fprintf(out, "\thandshake:     %s\n", c->handshake_seen ? "seen" : "not seen");
     fprintf(out, "\tfirst packet:  %.6f\n", tn_time_to_double(c->first));

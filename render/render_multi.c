@@ -84,7 +84,7 @@ static void report_parallel(FILE *out, const struct tn_parallel *p, size_t n)
 
 static void report_q2(FILE *out, const struct tn_q2_result *q)
 {
-    char a[48], b[48];
+    char a[64], b[64];
     fprintf(out, "\nRouter queue (two capture points: packets matched ingress -> egress)\n");
     fprintf(out, "  matched %" PRIu64 ", dropped at the router %" PRIu64 ", still inside at the end %" PRIu64
                  ", crossing the other way %" PRIu64 ", seen on one side only %" PRIu64 "\n",
@@ -108,8 +108,8 @@ static void report_q2(FILE *out, const struct tn_q2_result *q)
     for (size_t i = 0; i < q->nflows; i++) {
         const struct tn_qflow *f = &q->flows[i];
         char name[128], conn[16] = "-";
-        snprintf(name, sizeof name, "%s:%u -> %s:%u", tn_addr_str(&f->src, a, sizeof a), f->sport,
-                 tn_addr_str(&f->dst, b, sizeof b), f->dport);
+        snprintf(name, sizeof name, "%s -> %s", tn_endpoint_str(&f->src, f->sport, a, sizeof a),
+                 tn_endpoint_str(&f->dst, f->dport, b, sizeof b));
         if (f->conn)
             snprintf(conn, sizeof conn, "%u", f->conn);
         fprintf(out, "  %-46s %5s %8" PRIu64 " %8" PRIu64 " %6" PRIu64 " %8.3f ms %8.3f ms\n", name, conn,
@@ -180,15 +180,15 @@ void tn_report_multi(FILE *out, const struct tn_analyzer *a, const struct tn_mul
 
 void tn_report_experiment(FILE *out, const struct tn_experiment *e)
 {
-    char a[48], b[48], g[32], t[32];
+    char a[64], b[64], g[32], t[32];
     fprintf(out, "\nExperiment: %zu traces\n", e->ntraces);
     fprintf(out, "  %-5s %-16s %4s %-5s %-44s %16s %16s %7s %9s %7s  %s\n", "trace", "label", "conn", "proto",
             "endpoints", "goodput", "throughput", "rexmit", "rtt avg", "jain", "flow");
     for (size_t i = 0; i < e->nrows; i++) {
         const struct tn_exp_row *r = &e->rows[i];
         char ep[128], rtt[24];
-        snprintf(ep, sizeof ep, "%s:%u-%s:%u", tn_addr_str(&r->a, a, sizeof a), r->a_port,
-                 tn_addr_str(&r->b, b, sizeof b), r->b_port);
+        snprintf(ep, sizeof ep, "%s-%s", tn_endpoint_str(&r->a, r->a_port, a, sizeof a),
+                 tn_endpoint_str(&r->b, r->b_port, b, sizeof b));
         if (r->rtt_ms_avg >= 0)
             snprintf(rtt, sizeof rtt, "%.3f ms", r->rtt_ms_avg);
         else

@@ -31,14 +31,6 @@ static const char *proto_name(const struct tn_conn *c)
     return c->proto == TN_PK_DFCP ? (c->dfcp_over_udp ? "dfcp/udp" : "dfcp") : "tcp";
 }
 
-/* "10.0.0.1:5201" or "[2001:db8::1]:80" */
-static const char *endpoint(const struct tn_addr *a, uint16_t port, char *buf, size_t len)
-{
-    char ab[64];
-    tn_addr_str(a, ab, sizeof ab);
-    snprintf(buf, len, a->family == 6 ? "[%s]:%u" : "%s:%u", ab, port);
-    return buf;
-}
 
 void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel)
 {
@@ -55,7 +47,7 @@ void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_sele
             continue;
         char ea[96], eb[96];
         fprintf(out, "%4u: %s - %s  %-8s %8" PRIu64 ">%8" PRIu64 "<  %s\n", c->idx,
-                endpoint(&c->a, c->a_port, ea, sizeof ea), endpoint(&c->b, c->b_port, eb, sizeof eb),
+                tn_endpoint_str(&c->a, c->a_port, ea, sizeof ea), tn_endpoint_str(&c->b, c->b_port, eb, sizeof eb),
                 proto_name(c), c->d[TN_A2B].pkts, c->d[TN_B2A].pkts,
                 tn_conn_state_name(tn_conn_state(c)));
     }

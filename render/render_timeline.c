@@ -16,12 +16,11 @@ void tn_report_timeline(FILE *out, const struct tn_analyzer *a, const struct tn_
         const struct tn_conn *c = tn_analyzer_conn(a, i);
         if (!tn_selected(v->sel, c->idx))
             continue;
-        char ab[64], bb[64];
-        tn_addr_str(&c->a, ab, sizeof ab);
-        tn_addr_str(&c->b, bb, sizeof bb);
+        char ab[80], bb[80];
         int64_t t0 = tn_view_origin(v, c);   /* one time base with the figures and --from/--to */
-        fprintf(out, "\nTimeline of connection %u (%s:%u - %s:%u), vantage point: %s\n", c->idx, ab,
-                c->a_port, bb, c->b_port, tn_vantage_name(c->vantage));
+        fprintf(out, "\nTimeline of connection %u (%s - %s), vantage point: %s\n", c->idx,
+                tn_endpoint_str(&c->a, c->a_port, ab, sizeof ab), tn_endpoint_str(&c->b, c->b_port, bb, sizeof bb),
+                tn_vantage_name(c->vantage));
         if (c->hs_rtt_ms >= 0)
             fprintf(out, "  %10.3f ms  handshake: rtt %.3f ms (monitor<->a %.3f ms, monitor<->b %.3f ms)\n",
                     (double)(tn_time_ns(c->first) - t0) / 1e6, c->hs_rtt_ms, c->hs_half_ms[TN_A2B],

@@ -39,6 +39,32 @@ void tn_draw_text(int y, int x, int w, int attr, const char *s)
     attrset(A_NORMAL);
 }
 
+/* ep in w columns: the port always whole, the address losing its start (its last digits tell
+ * hosts apart); an IPv6 address keeps its brackets, "[…::1]:5201", so the port stays unambiguous
+ * (RFC 5952 §6). */
+static void cut_endpoint(char *out, size_t len, const char *ep, int w, const char *ell)
+{
+    int n = (int)strlen(ep);
+    if (n <= w) {
+        snprintf(out, len, "%s", ep);
+        return;
+    }
+    const char *close = ep[0] == '[' ? strstr(ep, "]:") : NULL;
+    const char *port = close ? close : strrchr(ep, ':');
+    if (!port)
+        port = ep + n;
+    int head = close ? 1 : 0;                       /* "[" kept */
+    int room = w - 1 - head - (int)strlen(port);    /* address digits that fit after the ellipsis */
+    const char *addr_end = port, *addr = ep + head;
+    if (room < 1) {                                 /* not even the port fits: its end, then */
+        snprintf(out, len, "%s%s", ell, ep + n - (w - 1 > 0 ? w - 1 : 0));
+        return;
+    }
+    const char *t = addr_end - room < addr ? addr : addr_end - room;
+    t += (*t == '.' || *t == ':') && t + 1 < addr_end;
+    snprintf(out, len, "%s%s%.*s%s", head ? "[" : "", ell, (int)(addr_end - t), t, port);
+}
+
 void tn_fmt_endpoints(char *out, size_t len, const char *a, const char *b, int w)
 {
     int la = (int)strlen(a), lb = (int)strlen(b);
@@ -62,20 +88,8 @@ void tn_fmt_endpoints(char *out, size_t len, const char *a, const char *b, int w
         wa += wb - lb;
         wb = lb;
     }
-    if (la > wa) {
-        const char *t = a + la - (wa - 1);
-        t += *t == '.' || *t == ':';
-        snprintf(sa, sizeof sa, "%s%s", ell, t);
-    }
-    else
-        snprintf(sa, sizeof sa, "%s", a);
-    if (lb > wb) {
-        const char *t = b + lb - (wb - 1);
-        t += *t == '.' || *t == ':';
-        snprintf(sb, sizeof sb, "%s%s", ell, t);
-    }
-    else
-        snprintf(sb, sizeof sb, "%s", b);
+    cut_endpoint(sa, sizeof sa, a, wa, ell);
+    cut_endpoint(sb, sizeof sb, b, wb, ell);
     snprintf(out, len, "%s>%s", sa, sb);
 }
 

@@ -64,12 +64,6 @@ const char *tn_tui_episode(const struct tn_tui_row *r, int64_t now_ns)
     return "-";
 }
 
-static void endpoint(const struct tn_addr *a, uint16_t port, char *buf, size_t len)
-{
-    char ab[64];
-    tn_addr_str(a, ab, sizeof ab);
-    snprintf(buf, len, a->family == 6 ? "[%s]:%u" : "%s:%u", ab, port);
-}
 
 static struct tn_tui_row *new_row(const struct tn_conn *c)
 {
@@ -77,8 +71,8 @@ static struct tn_tui_row *new_row(const struct tn_conn *c)
     r->idx = c->idx;
     r->proto = (uint8_t)c->proto;
     r->over_udp = c->dfcp_over_udp;
-    endpoint(&c->a, c->a_port, r->a, sizeof r->a);
-    endpoint(&c->b, c->b_port, r->b, sizeof r->b);
+    tn_endpoint_str(&c->a, c->a_port, r->a, sizeof r->a);
+    tn_endpoint_str(&c->b, c->b_port, r->b, sizeof r->b);
     return r;
 }
 
