@@ -266,6 +266,9 @@ struct tn_tcp_infer {
     struct tn_stat rtt_ts_ms;          /* TSval/TSecr echo samples */
     struct tn_stat rtt_full_ms;        /* rtt_ms samples of full-sized segments (within 40 option
                                         * bytes of the MSS, RFC 9293 §3.1) */
+    struct tn_stat retr_ms;            /* time from a segment's previous transmission to its
+                                        * retransmission */
+    unsigned max_retrans;              /* most retransmissions of one segment */
     uint64_t rexmit[4];                /* by cause: fast, rto, spurious, other */
     uint64_t loss_upstream;            /* holes seen here: lost before the monitor */
     uint64_t episodes_recovery, episodes_rto, episodes_zero_window, episodes_idle;

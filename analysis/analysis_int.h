@@ -40,6 +40,8 @@ struct tn_seg {
     int64_t end;               /* relative sequence just past the segment */
     int64_t t_ns;              /* when it was (last) sent */
     bool rexmit;               /* sent more than once: no RTT sample from it */
+    uint16_t resent;           /* times sent again (tcptrace's "max # retrans") */
+    int64_t last_tx_ns;        /* its latest transmission (t_ns until resent) */
 };
 
 /* TSval values sent, for TSval/TSecr echo RTT samples. */
@@ -149,6 +151,8 @@ struct tn_dir_priv {
     unsigned ngaps;
     bool fin_seen;
     int64_t fin_rel;           /* sequence number of the first FIN (relative) */
+    int64_t fin_ns;            /* when the FIN was last sent, and how often it was sent again */
+    uint16_t fin_resent;
     bool probe_pending;        /* a window-probe byte not yet sent for real */
     int64_t probe_rel;
     bool dfcp_block_set;

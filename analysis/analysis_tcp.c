@@ -318,6 +318,7 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
         if (!dp->fin_seen) {
             dp->fin_seen = true;
             dp->fin_rel = fin_rel;
+            dp->fin_ns = tn_time_ns(p->ts);
         }
     }
     if (fl & TN_TCP_RST) {
@@ -356,6 +357,14 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
      * the data it rides with is already counted as one */
     if (fin_again && (!data || si.cls != TN_SEG_REXMIT)) {
         ds->rexmit_pkts++;
+        struct tn_dir_priv *dp = &cp->dp[d];   /* tcptrace -r's retransmission time of the FIN */
+        if (dp->fin_seen && fin_rel == dp->fin_rel) {
+            int64_t t = tn_time_ns(p->ts);
+            tn_stat_add(&c->inf[d].retr_ms, (double)(t - dp->fin_ns) / 1e6);
+            dp->fin_ns = t;
+            if (++dp->fin_resent > c->inf[d].max_retrans)
+                c->inf[d].max_retrans = dp->fin_resent;
+        }
         tn_infer_fin_rexmit(ctx, cp, d, p, fin_rel);
     }
     if (fl & TN_TCP_ACK) {

@@ -174,16 +174,28 @@ static void seg_push(struct tn_sender *s, int64_t start, int64_t end, int64_t t)
         s->seg_n--;
     }
     unsigned i = (s->seg_head + s->seg_n) % s->seg_cap;
-    s->segs[i] = (struct tn_seg){start, end, t, false};
+    s->segs[i] = (struct tn_seg){start, end, t, false, 0, t};
     s->seg_n++;
 }
 
-static void seg_mark_rexmit(struct tn_sender *s, int64_t start, int64_t end)
+/* Mark the segments [start, end) overlaps as sent again at t; the time since the latest earlier
+ * transmission of the first of them goes into inf's retransmission-time statistics, and the
+ * most times one segment was resent into max_retrans (tcptrace -r's "retr time", "max # retrans"). */
+static void seg_mark_rexmit(struct tn_sender *s, int64_t start, int64_t end, int64_t t,
+                            struct tn_tcp_infer *inf)
 {
+    bool first = true;
     for (unsigned k = 0; k < s->seg_n; k++) {
         struct tn_seg *g = &s->segs[(s->seg_head + k) % s->seg_cap];
-        if (g->end > start && g->start < end)
+        if (g->end > start && g->start < end) {
             g->rexmit = true;
+            if (first)
+                tn_stat_add(&inf->retr_ms, ms_between(t, g->last_tx_ns));
+            first = false;
+            g->last_tx_ns = t;
+            if (++g->resent > inf->max_retrans)
+                inf->max_retrans = g->resent;
+        }
     }
 }
 
@@ -470,7 +482,7 @@ static void on_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
         s->last_head_rexmit_ns = t;
         s->last_head_rexmit_start = si->start;
     }
-    seg_mark_rexmit(s, si->start, si->end);
+    seg_mark_rexmit(s, si->start, si->end, t, inf);
     if (!s->rexmits)
         s->rexmits = tn_xcalloc(TN_REXMIT_RING, sizeof *s->rexmits);
     s->rexmits[s->rexmit_next++ % TN_REXMIT_RING] = (struct tn_gap){.lo = si->start, .hi = si->end, .t_ns = t};

@@ -136,6 +136,11 @@ static double srtt_ms(const struct tn_conn *c, enum tn_dir d)
     X(rtt_full_min_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_full_ms.n, STAT_MIN(f->rtt_full_ms))) \
     X(rtt_full_avg_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_full_ms.n, STAT_AVG(f->rtt_full_ms))) \
     X(rtt_full_max_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_full_ms.n, STAT_MAX(f->rtt_full_ms))) \
+    X(retr_time_min_ms, REAL, 3, tn_cell_r(o, tcp && f->retr_ms.n, STAT_MIN(f->retr_ms)))      \
+    X(retr_time_avg_ms, REAL, 3, tn_cell_r(o, tcp && f->retr_ms.n, STAT_AVG(f->retr_ms)))      \
+    X(retr_time_max_ms, REAL, 3, tn_cell_r(o, tcp && f->retr_ms.n, STAT_MAX(f->retr_ms)))      \
+    X(retr_time_stdev_ms, REAL, 3, tn_cell_r(o, tcp && f->retr_ms.n, tn_stat_stdev(&f->retr_ms))) \
+    X(max_retrans, UINT, 0, tn_cell_u(o, tcp, f->max_retrans))                                   \
     X(rtt_3whs_ms, REAL, 3, tn_cell_r(o, tcp && c->hs_rtt_ms >= 0, c->hs_half_ms[!d]))           \
     X(max_inflight_bytes, REAL, 0, tn_cell_r(o, tcp, f->max_inflight))                           \
     X(zero_window_episodes, UINT, 0, tn_cell_u(o, tcp, f->episodes_zero_window))                 \

@@ -171,6 +171,8 @@ static void rtt_rows(FILE *out, const struct tn_conn *c)
          offsetof(struct tn_tcp_infer, rtt_ms)},
         {"RTT full_sz smpls:", "RTT full_sz min (ms):", "RTT full_sz max (ms):",
          "RTT full_sz avg (ms):", "RTT full_sz stdev (ms):", offsetof(struct tn_tcp_infer, rtt_full_ms)},
+        {"retr time samples:", "min retr time (ms):", "max retr time (ms):", "avg retr time (ms):",
+         "sdv retr time (ms):", offsetof(struct tn_tcp_infer, retr_ms)},
     };
     for (size_t i = 0; i < TN_ARRAY_LEN(sets); i++) {
         const struct tn_stat *a = (const void *)((const char *)x + sets[i].off);
@@ -181,6 +183,8 @@ static void rtt_rows(FILE *out, const struct tn_conn *c)
         tn_long_row_s(out, sets[i].avg, val_str(p, 32, 3, a->n, tn_stat_avg(a)), val_str(q, 32, 3, b->n, tn_stat_avg(b)));
         tn_long_row_s(out, sets[i].sdv, val_str(p, 32, 3, a->n, tn_stat_stdev(a)),
                       val_str(q, 32, 3, b->n, tn_stat_stdev(b)));
+        if (i == 2)
+            tn_long_row_u(out, "max # retrans:", x->max_retrans, y->max_retrans);
         if (i == 0)   /* the a->b sender's handshake RTT: its SYN to b's SYN-ACK (monitor<->b) */
             tn_long_row_s(out, "RTT from 3WHS (ms):", val_str(p, 32, 3, c->hs_rtt_ms >= 0, c->hs_half_ms[TN_B2A]),
                           val_str(q, 32, 3, c->hs_rtt_ms >= 0, c->hs_half_ms[TN_A2B]));

@@ -161,6 +161,9 @@ static const struct pair {
     {"rtt_stdev_ms", "RTT stdev (ms):", 3},   {"rtt_3whs_ms", "RTT from 3WHS (ms):", 3},
     {"rtt_full_samples", "RTT full_sz smpls:", 0}, {"rtt_full_min_ms", "RTT full_sz min (ms):", 3},
     {"rtt_full_avg_ms", "RTT full_sz avg (ms):", 3}, {"rtt_full_max_ms", "RTT full_sz max (ms):", 3},
+    {"retr_time_min_ms", "min retr time (ms):", 3}, {"retr_time_max_ms", "max retr time (ms):", 3},
+    {"retr_time_avg_ms", "avg retr time (ms):", 3}, {"retr_time_stdev_ms", "sdv retr time (ms):", 3},
+    {"max_retrans", "max # retrans:", 0},
 };
 
 /* The receiver's counters, printed in its own column of the report. */
