@@ -41,6 +41,18 @@ void tn_cols_csv_row(struct tn_csvfile *f, const struct tn_col *cols, size_t n, 
 /* One JSON object on one line: {"type":TYPE,"name":value,...}; numbers as in the CSV. */
 void tn_cols_json_row(FILE *out, const char *type, const struct tn_col *cols, size_t n, const void *row);
 
+/* A table is a list macro LIST(X, P) of X(P, name, type, decimals, fill) entries, where fill
+ * sets the cell o from the variables that TN_ROW_P declares from the record row:
+ *   LIST(TN_COL_GETTER, P)                                    (the value functions)
+ *   const struct tn_col table[] = {LIST(TN_COL_ENTRY, P)};    (the table) */
+#define TN_COL_GETTER(P, name, type, prec, fill)                \
+    static void P##_##name(const void *row, struct tn_cell *o) \
+    {                                                           \
+        TN_ROW_##P;                                             \
+        fill;                                                   \
+    }
+#define TN_COL_ENTRY(P, name, type, prec, fill) {#name, TN_COL_##type, prec, P##_##name},
+
 /* Helpers of the tables: fill a cell. */
 static inline void tn_cell_u(struct tn_cell *o, bool have, uint64_t v) { o->have = have; o->u = v; }
 static inline void tn_cell_r(struct tn_cell *o, bool have, double v) { o->have = have; o->r = v; }

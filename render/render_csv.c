@@ -7,85 +7,63 @@
 
 /* ---- connections.csv: one table gives the header, the rows and the JSON records ---- */
 
-#define CONN_ROW                                                                          \
+#define TN_ROW_conn                                                                          \
     const struct tn_conn *c = row;                                                        \
     bool tcp = c->proto == TN_PK_TCP;                                                     \
     (void)tcp
 
 /* A counter of both directions: a2b_NAME and b2a_NAME; DFCP has no sequence space,
  * retransmissions or windows, so those are empty (unknown) for it. */
-#define BOTH(X, name, have) \
-    X(a2b_##name, UINT, 0, tn_cell_u(o, have, c->d[TN_A2B].name)) \
-    X(b2a_##name, UINT, 0, tn_cell_u(o, have, c->d[TN_B2A].name))
+#define BOTH(X, P, name, have) \
+    X(P, a2b_##name, UINT, 0, tn_cell_u(o, have, c->d[TN_A2B].name)) \
+    X(P, b2a_##name, UINT, 0, tn_cell_u(o, have, c->d[TN_B2A].name))
 
-#define CONN_COLUMNS(X)                                                                         \
-    X(conn, UINT, 0, tn_cell_u(o, true, c->idx))                                                \
-    X(proto, TEXT, 0, tn_cell_s(o, true, tcp ? "tcp" : "dfcp"))                                 \
-    X(a_addr, TEXT, 0, tn_cell_s(o, true, tn_addr_str(&c->a, o->buf, sizeof o->buf)))           \
-    X(a_port, UINT, 0, tn_cell_u(o, true, c->a_port))                                           \
-    X(b_addr, TEXT, 0, tn_cell_s(o, true, tn_addr_str(&c->b, o->buf, sizeof o->buf)))           \
-    X(b_port, UINT, 0, tn_cell_u(o, true, c->b_port))                                           \
-    X(first_s, TIME, 0, tn_cell_t(o, true, tn_time_ns(c->first)))                               \
-    X(last_s, TIME, 0, tn_cell_t(o, true, tn_time_ns(c->last)))                                 \
-    X(state, TEXT, 0, tn_cell_s(o, true, tn_conn_state_name(tn_conn_state(c))))                 \
-    BOTH(X, pkts, true)                                                                         \
-    BOTH(X, data_pkts, true)                                                                    \
-    BOTH(X, data_bytes, true)                                                                   \
-    BOTH(X, unique_bytes, tcp)                                                                  \
-    BOTH(X, rexmit_pkts, tcp)                                                                   \
-    BOTH(X, rexmit_bytes, tcp)                                                                  \
-    BOTH(X, dupacks, tcp)                                                                       \
-    BOTH(X, ooo_pkts, tcp)                                                                      \
-    BOTH(X, zero_wnd, tcp)                                                                      \
-    X(anomalies, UINT, 0, tn_cell_u(o, true, c->anomalies))
+#define CONN_COLUMNS(X, P)                                                                         \
+    X(P, conn, UINT, 0, tn_cell_u(o, true, c->idx))                                                \
+    X(P, proto, TEXT, 0, tn_cell_s(o, true, tcp ? "tcp" : "dfcp"))                                 \
+    X(P, a_addr, TEXT, 0, tn_cell_s(o, true, tn_addr_str(&c->a, o->buf, sizeof o->buf)))           \
+    X(P, a_port, UINT, 0, tn_cell_u(o, true, c->a_port))                                           \
+    X(P, b_addr, TEXT, 0, tn_cell_s(o, true, tn_addr_str(&c->b, o->buf, sizeof o->buf)))           \
+    X(P, b_port, UINT, 0, tn_cell_u(o, true, c->b_port))                                           \
+    X(P, first_s, TIME, 0, tn_cell_t(o, true, tn_time_ns(c->first)))                               \
+    X(P, last_s, TIME, 0, tn_cell_t(o, true, tn_time_ns(c->last)))                                 \
+    X(P, state, TEXT, 0, tn_cell_s(o, true, tn_conn_state_name(tn_conn_state(c))))                 \
+    BOTH(X, P, pkts, true)                                                                         \
+    BOTH(X, P, data_pkts, true)                                                                    \
+    BOTH(X, P, data_bytes, true)                                                                   \
+    BOTH(X, P, unique_bytes, tcp)                                                                  \
+    BOTH(X, P, rexmit_pkts, tcp)                                                                   \
+    BOTH(X, P, rexmit_bytes, tcp)                                                                  \
+    BOTH(X, P, dupacks, tcp)                                                                       \
+    BOTH(X, P, ooo_pkts, tcp)                                                                      \
+    BOTH(X, P, zero_wnd, tcp)                                                                      \
+    X(P, anomalies, UINT, 0, tn_cell_u(o, true, c->anomalies))
 
-#define X(name, type, prec, fill)                               \
-    static void conn_##name(const void *row, struct tn_cell *o) \
-    {                                                           \
-        CONN_ROW;                                               \
-        fill;                                                   \
-    }
-CONN_COLUMNS(X)
-#undef X
+CONN_COLUMNS(TN_COL_GETTER, conn)
 
-const struct tn_col tn_conn_cols[] = {
-#define X(name, type, prec, fill) {#name, TN_COL_##type, prec, conn_##name},
-    CONN_COLUMNS(X)
-#undef X
-};
+const struct tn_col tn_conn_cols[] = {CONN_COLUMNS(TN_COL_ENTRY, conn)};
 const size_t tn_conn_ncols = TN_ARRAY_LEN(tn_conn_cols);
 
 /* ---- events.csv ---- */
 
-#define EVENT_ROW                                                                         \
+#define TN_ROW_event                                                                         \
     const struct tn_event_row *r_ = row;                                                  \
     const struct tn_conn *c = r_->c;                                                      \
     const struct tn_event *e = r_->e;                                                     \
     (void)c, (void)e
 
-#define EVENT_COLUMNS(X)                                                                        \
-    X(conn, UINT, 0, tn_cell_u(o, true, c->idx))                                                \
-    X(time_s, TIME, 0, tn_cell_t(o, true, e->t_ns))                                             \
-    X(dir, TEXT, 0, tn_cell_s(o, true, e->dir == TN_A2B ? "a2b" : "b2a"))                       \
-    X(kind, TEXT, 0, tn_cell_s(o, true, tn_event_kind_name((enum tn_event_kind)e->kind)))       \
-    X(seq, UINT, 0, tn_cell_u(o, true, tn_view_seq(r_->v, c, tn_event_seq_dir(e), e->seq)))     \
-    X(len, UINT, 0, tn_cell_u(o, true, e->len))                                                 \
-    X(detail, TEXT, 0, tn_cell_s(o, true, e->detail))
+#define EVENT_COLUMNS(X, P)                                                                        \
+    X(P, conn, UINT, 0, tn_cell_u(o, true, c->idx))                                                \
+    X(P, time_s, TIME, 0, tn_cell_t(o, true, e->t_ns))                                             \
+    X(P, dir, TEXT, 0, tn_cell_s(o, true, e->dir == TN_A2B ? "a2b" : "b2a"))                       \
+    X(P, kind, TEXT, 0, tn_cell_s(o, true, tn_event_kind_name((enum tn_event_kind)e->kind)))       \
+    X(P, seq, UINT, 0, tn_cell_u(o, true, tn_view_seq(r_->v, c, tn_event_seq_dir(e), e->seq)))     \
+    X(P, len, UINT, 0, tn_cell_u(o, true, e->len))                                                 \
+    X(P, detail, TEXT, 0, tn_cell_s(o, true, e->detail))
 
-#define X(name, type, prec, fill)                                \
-    static void event_##name(const void *row, struct tn_cell *o) \
-    {                                                            \
-        EVENT_ROW;                                               \
-        fill;                                                    \
-    }
-EVENT_COLUMNS(X)
-#undef X
+EVENT_COLUMNS(TN_COL_GETTER, event)
 
-const struct tn_col tn_event_cols[] = {
-#define X(name, type, prec, fill) {#name, TN_COL_##type, prec, event_##name},
-    EVENT_COLUMNS(X)
-#undef X
-};
+const struct tn_col tn_event_cols[] = {EVENT_COLUMNS(TN_COL_ENTRY, event)};
 const size_t tn_event_ncols = TN_ARRAY_LEN(tn_event_cols);
 
 int tn_csv_write_connections(const char *dir, const struct tn_analyzer *a,

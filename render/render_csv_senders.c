@@ -9,7 +9,7 @@
 
 /* What every value expression may use: the connection c, the data direction d, its counters s,
  * the receiver's counters rs, the sender's inference f, and tcp. */
-#define ROW                                                                               \
+#define TN_ROW_sender                                                                               \
     const struct tn_sender_row *r_ = row;                                                 \
     const struct tn_conn *c = r_->c;                                                      \
     enum tn_dir d = (enum tn_dir)r_->d;                                                   \
@@ -48,132 +48,121 @@ static double srtt_ms(const struct tn_conn *c, enum tn_dir d)
 #define STAT_MAX(st) ((st).max)
 
 /* X(name, type, decimals, fill): fill sets the cell o from the record */
-#define SENDER_COLUMNS(X)                                                                        \
-    X(conn, UINT, 0, tn_cell_u(o, true, c->idx))                                                 \
-    X(dir, TEXT, 0, tn_cell_s(o, true, d == TN_A2B ? "a2b" : "b2a"))                             \
-    X(proto, TEXT, 0, tn_cell_s(o, true, tcp ? "tcp" : "dfcp"))                                  \
-    X(src_addr, TEXT, 0, tn_cell_s(o, true, tn_addr_str(d == TN_A2B ? &c->a : &c->b, o->buf, sizeof o->buf))) \
-    X(src_port, UINT, 0, tn_cell_u(o, true, d == TN_A2B ? c->a_port : c->b_port))                \
-    X(dst_addr, TEXT, 0, tn_cell_s(o, true, tn_addr_str(d == TN_A2B ? &c->b : &c->a, o->buf, sizeof o->buf))) \
-    X(dst_port, UINT, 0, tn_cell_u(o, true, d == TN_A2B ? c->b_port : c->a_port))                \
-    X(vantage, TEXT, 0, tn_cell_s(o, true, tcp ? vantage(c, d) : "unknown"))                     \
-    X(data_pkts, UINT, 0, tn_cell_u(o, true, s->data_pkts))                                      \
-    X(data_bytes, UINT, 0, tn_cell_u(o, true, s->data_bytes))                                    \
-    X(unique_bytes, UINT, 0, tn_cell_u(o, tcp, s->unique_bytes))                                 \
-    X(rexmit_pkts, UINT, 0, tn_cell_u(o, tcp, s->rexmit_pkts))                                   \
-    X(rexmit_bytes, UINT, 0, tn_cell_u(o, tcp, s->rexmit_bytes))                                 \
-    X(rexmit_fast, UINT, 0, tn_cell_u(o, tcp, f->rexmit[0]))                                     \
-    X(rexmit_rto, UINT, 0, tn_cell_u(o, tcp, f->rexmit[1]))                                      \
-    X(rexmit_other, UINT, 0, tn_cell_u(o, tcp, f->rexmit[3]))                                    \
-    X(rexmit_spurious, UINT, 0, tn_cell_u(o, tcp, f->rexmit[2]))                                 \
-    X(lost_before_monitor, UINT, 0, tn_cell_u(o, tcp, f->loss_upstream))                         \
-    X(ooo_pkts, UINT, 0, tn_cell_u(o, tcp, s->ooo_pkts))                                         \
-    X(dupacks, UINT, 0, tn_cell_u(o, tcp, rs->dupacks))                                          \
-    X(recovery_episodes, UINT, 0, tn_cell_u(o, tcp, f->episodes_recovery))                       \
-    X(rto_episodes, UINT, 0, tn_cell_u(o, tcp, f->episodes_rto))                                 \
-    X(slowstart_end_s, TIME, 0, tn_cell_t(o, tcp && f->slowstart_ended, f->slowstart_end_ns))    \
-    X(rtt_min_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_ms.n, STAT_MIN(f->rtt_ms)))                \
-    X(rtt_avg_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_ms.n, STAT_AVG(f->rtt_ms)))                \
-    X(rtt_max_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_ms.n, STAT_MAX(f->rtt_ms)))                \
-    X(srtt_ms, REAL, 3, tn_cell_r(o, tcp && srtt_ms(c, d) >= 0, srtt_ms(c, d)))                  \
-    X(cc, TEXT, 0, tn_cell_s(o, tcp, tn_cc_flavor_name(f->flavor)))                              \
-    X(cc_confidence, REAL, 2, tn_cell_r(o, tcp && f->flavor != TN_CC_UNKNOWN, f->flavor_confidence)) \
-    X(cc_evidence, TEXT, 0, tn_cell_s(o, tcp && f->cc_evidence[0], f->cc_evidence))         \
-    X(ack_ratio, REAL, 2, tn_cell_r(o, tcp && rs->pure_acks, (double)s->data_pkts / (double)rs->pure_acks)) \
-    X(delack_timeout_ms, REAL, 3, tn_cell_r(o, false, 0))                                        \
-    X(syn_retries, UINT, 0, tn_cell_u(o, tcp && s->syn, s->syn - 1))                             \
-    X(setup_s, REAL, 6, tn_cell_r(o, tcp && c->handshake_seen && c->hs_ack_ns,                   \
+#define SENDER_COLUMNS(X, P)                                                                        \
+    X(P, conn, UINT, 0, tn_cell_u(o, true, c->idx))                                                 \
+    X(P, dir, TEXT, 0, tn_cell_s(o, true, d == TN_A2B ? "a2b" : "b2a"))                             \
+    X(P, proto, TEXT, 0, tn_cell_s(o, true, tcp ? "tcp" : "dfcp"))                                  \
+    X(P, src_addr, TEXT, 0, tn_cell_s(o, true, tn_addr_str(d == TN_A2B ? &c->a : &c->b, o->buf, sizeof o->buf))) \
+    X(P, src_port, UINT, 0, tn_cell_u(o, true, d == TN_A2B ? c->a_port : c->b_port))                \
+    X(P, dst_addr, TEXT, 0, tn_cell_s(o, true, tn_addr_str(d == TN_A2B ? &c->b : &c->a, o->buf, sizeof o->buf))) \
+    X(P, dst_port, UINT, 0, tn_cell_u(o, true, d == TN_A2B ? c->b_port : c->a_port))                \
+    X(P, vantage, TEXT, 0, tn_cell_s(o, true, tcp ? vantage(c, d) : "unknown"))                     \
+    X(P, data_pkts, UINT, 0, tn_cell_u(o, true, s->data_pkts))                                      \
+    X(P, data_bytes, UINT, 0, tn_cell_u(o, true, s->data_bytes))                                    \
+    X(P, unique_bytes, UINT, 0, tn_cell_u(o, tcp, s->unique_bytes))                                 \
+    X(P, rexmit_pkts, UINT, 0, tn_cell_u(o, tcp, s->rexmit_pkts))                                   \
+    X(P, rexmit_bytes, UINT, 0, tn_cell_u(o, tcp, s->rexmit_bytes))                                 \
+    X(P, rexmit_fast, UINT, 0, tn_cell_u(o, tcp, f->rexmit[0]))                                     \
+    X(P, rexmit_rto, UINT, 0, tn_cell_u(o, tcp, f->rexmit[1]))                                      \
+    X(P, rexmit_other, UINT, 0, tn_cell_u(o, tcp, f->rexmit[3]))                                    \
+    X(P, rexmit_spurious, UINT, 0, tn_cell_u(o, tcp, f->rexmit[2]))                                 \
+    X(P, lost_before_monitor, UINT, 0, tn_cell_u(o, tcp, f->loss_upstream))                         \
+    X(P, ooo_pkts, UINT, 0, tn_cell_u(o, tcp, s->ooo_pkts))                                         \
+    X(P, dupacks, UINT, 0, tn_cell_u(o, tcp, rs->dupacks))                                          \
+    X(P, recovery_episodes, UINT, 0, tn_cell_u(o, tcp, f->episodes_recovery))                       \
+    X(P, rto_episodes, UINT, 0, tn_cell_u(o, tcp, f->episodes_rto))                                 \
+    X(P, slowstart_end_s, TIME, 0, tn_cell_t(o, tcp && f->slowstart_ended, f->slowstart_end_ns))    \
+    X(P, rtt_min_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_ms.n, STAT_MIN(f->rtt_ms)))                \
+    X(P, rtt_avg_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_ms.n, STAT_AVG(f->rtt_ms)))                \
+    X(P, rtt_max_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_ms.n, STAT_MAX(f->rtt_ms)))                \
+    X(P, srtt_ms, REAL, 3, tn_cell_r(o, tcp && srtt_ms(c, d) >= 0, srtt_ms(c, d)))                  \
+    X(P, cc, TEXT, 0, tn_cell_s(o, tcp, tn_cc_flavor_name(f->flavor)))                              \
+    X(P, cc_confidence, REAL, 2, tn_cell_r(o, tcp && f->flavor != TN_CC_UNKNOWN, f->flavor_confidence)) \
+    X(P, cc_evidence, TEXT, 0, tn_cell_s(o, tcp && f->cc_evidence[0], f->cc_evidence))         \
+    X(P, ack_ratio, REAL, 2, tn_cell_r(o, tcp && rs->pure_acks, (double)s->data_pkts / (double)rs->pure_acks)) \
+    X(P, delack_timeout_ms, REAL, 3, tn_cell_r(o, false, 0))                                        \
+    X(P, syn_retries, UINT, 0, tn_cell_u(o, tcp && s->syn, s->syn - 1))                             \
+    X(P, setup_s, REAL, 6, tn_cell_r(o, tcp && c->handshake_seen && c->hs_ack_ns,                   \
                                   (double)(c->hs_ack_ns - tn_time_ns(c->d[TN_A2B].first)) / 1e9)) \
-    X(throughput_bps, REAL, 0, tn_cell_r(o, duration_s(c) > 0, (double)s->data_bytes * 8 / duration_s(c))) \
-    X(goodput_bps, REAL, 0, tn_cell_r(o, tcp || dfcp_data, tcp ? tn_dir_throughput_bps(c, d) : df->goodput_bps)) \
-    X(limited_cwnd, REAL, 3, tn_cell_r(o, tcp && f->limiter, f->limiter_share[TN_LIM_CWND]))     \
-    X(limited_rwnd, REAL, 3, tn_cell_r(o, tcp && f->limiter, f->limiter_share[TN_LIM_RWND]))     \
-    X(limited_app, REAL, 3, tn_cell_r(o, tcp && f->limiter, f->limiter_share[TN_LIM_APP]))       \
-    X(limited_link, REAL, 3, tn_cell_r(o, tcp && f->limiter, f->limiter_share[TN_LIM_BOTTLENECK])) \
+    X(P, throughput_bps, REAL, 0, tn_cell_r(o, duration_s(c) > 0, (double)s->data_bytes * 8 / duration_s(c))) \
+    X(P, goodput_bps, REAL, 0, tn_cell_r(o, tcp || dfcp_data, tcp ? tn_dir_throughput_bps(c, d) : df->goodput_bps)) \
+    X(P, limited_cwnd, REAL, 3, tn_cell_r(o, tcp && f->limiter, f->limiter_share[TN_LIM_CWND]))     \
+    X(P, limited_rwnd, REAL, 3, tn_cell_r(o, tcp && f->limiter, f->limiter_share[TN_LIM_RWND]))     \
+    X(P, limited_app, REAL, 3, tn_cell_r(o, tcp && f->limiter, f->limiter_share[TN_LIM_APP]))       \
+    X(P, limited_link, REAL, 3, tn_cell_r(o, tcp && f->limiter, f->limiter_share[TN_LIM_BOTTLENECK])) \
     /* ---- the long report's other figures (added at the end, csv-contract.md) ---- */          \
-    X(first_s, TIME, 0, tn_cell_t(o, true, tn_time_ns(s->first)))                                \
-    X(last_s, TIME, 0, tn_cell_t(o, true, tn_time_ns(s->last)))                                  \
-    X(pkts, UINT, 0, tn_cell_u(o, true, s->pkts))                                                \
-    X(wire_bytes, UINT, 0, tn_cell_u(o, true, s->wire_bytes))                                    \
-    X(seg_min, UINT, 0, tn_cell_u(o, true, s->seg_min))                                          \
-    X(seg_max, UINT, 0, tn_cell_u(o, true, s->seg_max))                                          \
-    X(seg_avg, REAL, 0, tn_cell_r(o, true, (double)s->data_bytes / (double)s->data_pkts))        \
-    X(pure_acks_received, UINT, 0, tn_cell_u(o, tcp, rs->pure_acks))                             \
-    X(mss, UINT, 0, tn_cell_u(o, tcp && s->mss_seen, s->mss))                                    \
-    X(window_scale, UINT, 0, tn_cell_u(o, tcp && s->ws_seen, s->ws))                             \
-    X(sack_permitted, UINT, 0, tn_cell_u(o, tcp, s->sack_ok))                                    \
-    X(timestamps, UINT, 0, tn_cell_u(o, tcp, s->ts_seen))                                        \
-    X(rwnd_min, UINT, 0, tn_cell_u(o, tcp && rs->win_n, rs->win_min))                            \
-    X(rwnd_max, UINT, 0, tn_cell_u(o, tcp && rs->win_n, rs->win_max))                            \
-    X(rwnd_avg, REAL, 0, tn_cell_r(o, tcp && rs->win_n, rs->win_sum / (double)rs->win_n))        \
-    X(zero_wnd_received, UINT, 0, tn_cell_u(o, tcp, rs->zero_wnd))                               \
-    X(win_probes, UINT, 0, tn_cell_u(o, tcp, s->win_probes))                                     \
-    X(syn_pkts, UINT, 0, tn_cell_u(o, tcp, s->syn))                                              \
-    X(fin_pkts, UINT, 0, tn_cell_u(o, tcp, s->fin))                                              \
-    X(rst_pkts, UINT, 0, tn_cell_u(o, tcp, s->rst))                                              \
-    X(super_segs, UINT, 0, tn_cell_u(o, tcp, s->super_segs))                                     \
-    X(trunc_pkts, UINT, 0, tn_cell_u(o, tcp, s->trunc_pkts))                                     \
-    X(trunc_bytes, UINT, 0, tn_cell_u(o, tcp, s->trunc_bytes))                                   \
-    X(pushed_pkts, UINT, 0, tn_cell_u(o, tcp, s->pushed_pkts))                                   \
-    X(urg_pkts, UINT, 0, tn_cell_u(o, tcp, s->urg_pkts))                                         \
-    X(urg_bytes, UINT, 0, tn_cell_u(o, tcp, s->urg_bytes))                                       \
-    X(sack_pkts_received, UINT, 0, tn_cell_u(o, tcp, rs->sack_pkts))                             \
-    X(triple_dupacks, UINT, 0, tn_cell_u(o, tcp, rs->triple_dupacks))                            \
-    X(init_win_bytes, UINT, 0, tn_cell_u(o, tcp, s->init_win_bytes))                             \
-    X(init_win_pkts, UINT, 0, tn_cell_u(o, tcp, s->init_win_pkts))                               \
-    X(idle_max_ms, REAL, 3, tn_cell_r(o, tcp && s->pkts > 1, (double)s->idle_max_ns / 1e6))             \
-    X(owin_max, REAL, 0, tn_cell_r(o, tcp && s->owin_n, s->owin_max))                            \
-    X(owin_min_nonzero, REAL, 0, tn_cell_r(o, tcp && s->owin_n, s->owin_min_nz))                 \
-    X(owin_avg, REAL, 0, tn_cell_r(o, tcp && s->owin_n, s->owin_sum / (double)s->owin_n))        \
-    X(owin_wavg, REAL, 0, tn_cell_r(o, tcp && s->owin_n, tn_dir_owin_wavg(s)))                   \
-    X(rtt_samples, UINT, 0, tn_cell_u(o, tcp, f->rtt_ms.n))                                      \
-    X(rtt_stdev_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_ms.n, tn_stat_stdev(&f->rtt_ms)))        \
-    X(rtt_ts_samples, UINT, 0, tn_cell_u(o, tcp, f->rtt_ts_ms.n))                                \
-    X(rtt_ts_min_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_ts_ms.n, STAT_MIN(f->rtt_ts_ms)))       \
-    X(rtt_ts_avg_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_ts_ms.n, STAT_AVG(f->rtt_ts_ms)))       \
-    X(rtt_ts_max_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_ts_ms.n, STAT_MAX(f->rtt_ts_ms)))       \
-    X(rtt_full_samples, UINT, 0, tn_cell_u(o, tcp, f->rtt_full_ms.n))                            \
-    X(rtt_full_min_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_full_ms.n, STAT_MIN(f->rtt_full_ms))) \
-    X(rtt_full_avg_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_full_ms.n, STAT_AVG(f->rtt_full_ms))) \
-    X(rtt_full_max_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_full_ms.n, STAT_MAX(f->rtt_full_ms))) \
-    X(retr_time_min_ms, REAL, 3, tn_cell_r(o, tcp && f->retr_ms.n, STAT_MIN(f->retr_ms)))      \
-    X(retr_time_avg_ms, REAL, 3, tn_cell_r(o, tcp && f->retr_ms.n, STAT_AVG(f->retr_ms)))      \
-    X(retr_time_max_ms, REAL, 3, tn_cell_r(o, tcp && f->retr_ms.n, STAT_MAX(f->retr_ms)))      \
-    X(retr_time_stdev_ms, REAL, 3, tn_cell_r(o, tcp && f->retr_ms.n, tn_stat_stdev(&f->retr_ms))) \
-    X(max_retrans, UINT, 0, tn_cell_u(o, tcp, f->max_retrans))                                   \
-    X(rtt_3whs_ms, REAL, 3, tn_cell_r(o, tcp && c->hs_rtt_ms >= 0, c->hs_half_ms[!d]))           \
-    X(max_inflight_bytes, REAL, 0, tn_cell_r(o, tcp, f->max_inflight))                           \
-    X(zero_window_episodes, UINT, 0, tn_cell_u(o, tcp, f->episodes_zero_window))                 \
-    X(idle_episodes, UINT, 0, tn_cell_u(o, tcp, f->episodes_idle))                               \
-    X(cc_beta, REAL, 2, tn_cell_r(o, tcp && f->beta_n, f->beta))                                 \
-    X(cc_beta_n, UINT, 0, tn_cell_u(o, tcp, f->beta_n))                                          \
-    X(limiter, TEXT, 0, tn_cell_s(o, tcp || dfcp_data, tcp ? tn_limiter_name(f->limiter) : tn_limiter_name(df->limiter))) \
-    X(dfcp_blocks, UINT, 0, tn_cell_u(o, dfcp_data, df->blocks))                                 \
-    X(dfcp_decoded, UINT, 0, tn_cell_u(o, dfcp_data, df->decoded))                               \
-    X(dfcp_failed, UINT, 0, tn_cell_u(o, dfcp_data, df->failed))                                 \
-    X(dfcp_unacked, UINT, 0, tn_cell_u(o, dfcp_data, df->unacked))                               \
-    X(dfcp_symbols_seen, UINT, 0, tn_cell_u(o, dfcp_data, df->symbols_seen))                     \
-    X(dfcp_symbols_expected, UINT, 0, tn_cell_u(o, dfcp_data, df->symbols_expected))             \
-    X(dfcp_symbol_loss_seen, REAL, 4, tn_cell_r(o, dfcp_data, df->symbol_loss_seen))             \
-    X(dfcp_redundancy, REAL, 3, tn_cell_r(o, dfcp_data, df->redundancy))                         \
-    X(dfcp_back_latency_ms, REAL, 3, tn_cell_r(o, dfcp_data && df->back_first_ms.n, STAT_AVG(df->back_first_ms))) \
-    X(dfcp_inflight_max, UINT, 0, tn_cell_u(o, dfcp_data && df->acking, df->inflight_max))       \
-    X(dfcp_window_util, REAL, 3, tn_cell_r(o, dfcp_data && df->acking, df->window_util))
+    X(P, first_s, TIME, 0, tn_cell_t(o, true, tn_time_ns(s->first)))                                \
+    X(P, last_s, TIME, 0, tn_cell_t(o, true, tn_time_ns(s->last)))                                  \
+    X(P, pkts, UINT, 0, tn_cell_u(o, true, s->pkts))                                                \
+    X(P, wire_bytes, UINT, 0, tn_cell_u(o, true, s->wire_bytes))                                    \
+    X(P, seg_min, UINT, 0, tn_cell_u(o, true, s->seg_min))                                          \
+    X(P, seg_max, UINT, 0, tn_cell_u(o, true, s->seg_max))                                          \
+    X(P, seg_avg, REAL, 0, tn_cell_r(o, true, (double)s->data_bytes / (double)s->data_pkts))        \
+    X(P, pure_acks_received, UINT, 0, tn_cell_u(o, tcp, rs->pure_acks))                             \
+    X(P, mss, UINT, 0, tn_cell_u(o, tcp && s->mss_seen, s->mss))                                    \
+    X(P, window_scale, UINT, 0, tn_cell_u(o, tcp && s->ws_seen, s->ws))                             \
+    X(P, sack_permitted, UINT, 0, tn_cell_u(o, tcp, s->sack_ok))                                    \
+    X(P, timestamps, UINT, 0, tn_cell_u(o, tcp, s->ts_seen))                                        \
+    X(P, rwnd_min, UINT, 0, tn_cell_u(o, tcp && rs->win_n, rs->win_min))                            \
+    X(P, rwnd_max, UINT, 0, tn_cell_u(o, tcp && rs->win_n, rs->win_max))                            \
+    X(P, rwnd_avg, REAL, 0, tn_cell_r(o, tcp && rs->win_n, rs->win_sum / (double)rs->win_n))        \
+    X(P, zero_wnd_received, UINT, 0, tn_cell_u(o, tcp, rs->zero_wnd))                               \
+    X(P, win_probes, UINT, 0, tn_cell_u(o, tcp, s->win_probes))                                     \
+    X(P, syn_pkts, UINT, 0, tn_cell_u(o, tcp, s->syn))                                              \
+    X(P, fin_pkts, UINT, 0, tn_cell_u(o, tcp, s->fin))                                              \
+    X(P, rst_pkts, UINT, 0, tn_cell_u(o, tcp, s->rst))                                              \
+    X(P, super_segs, UINT, 0, tn_cell_u(o, tcp, s->super_segs))                                     \
+    X(P, trunc_pkts, UINT, 0, tn_cell_u(o, tcp, s->trunc_pkts))                                     \
+    X(P, trunc_bytes, UINT, 0, tn_cell_u(o, tcp, s->trunc_bytes))                                   \
+    X(P, pushed_pkts, UINT, 0, tn_cell_u(o, tcp, s->pushed_pkts))                                   \
+    X(P, urg_pkts, UINT, 0, tn_cell_u(o, tcp, s->urg_pkts))                                         \
+    X(P, urg_bytes, UINT, 0, tn_cell_u(o, tcp, s->urg_bytes))                                       \
+    X(P, sack_pkts_received, UINT, 0, tn_cell_u(o, tcp, rs->sack_pkts))                             \
+    X(P, triple_dupacks, UINT, 0, tn_cell_u(o, tcp, rs->triple_dupacks))                            \
+    X(P, init_win_bytes, UINT, 0, tn_cell_u(o, tcp, s->init_win_bytes))                             \
+    X(P, init_win_pkts, UINT, 0, tn_cell_u(o, tcp, s->init_win_pkts))                               \
+    X(P, idle_max_ms, REAL, 3, tn_cell_r(o, tcp && s->pkts > 1, (double)s->idle_max_ns / 1e6))             \
+    X(P, owin_max, REAL, 0, tn_cell_r(o, tcp && s->owin_n, s->owin_max))                            \
+    X(P, owin_min_nonzero, REAL, 0, tn_cell_r(o, tcp && s->owin_n, s->owin_min_nz))                 \
+    X(P, owin_avg, REAL, 0, tn_cell_r(o, tcp && s->owin_n, s->owin_sum / (double)s->owin_n))        \
+    X(P, owin_wavg, REAL, 0, tn_cell_r(o, tcp && s->owin_n, tn_dir_owin_wavg(s)))                   \
+    X(P, rtt_samples, UINT, 0, tn_cell_u(o, tcp, f->rtt_ms.n))                                      \
+    X(P, rtt_stdev_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_ms.n, tn_stat_stdev(&f->rtt_ms)))        \
+    X(P, rtt_ts_samples, UINT, 0, tn_cell_u(o, tcp, f->rtt_ts_ms.n))                                \
+    X(P, rtt_ts_min_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_ts_ms.n, STAT_MIN(f->rtt_ts_ms)))       \
+    X(P, rtt_ts_avg_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_ts_ms.n, STAT_AVG(f->rtt_ts_ms)))       \
+    X(P, rtt_ts_max_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_ts_ms.n, STAT_MAX(f->rtt_ts_ms)))       \
+    X(P, rtt_full_samples, UINT, 0, tn_cell_u(o, tcp, f->rtt_full_ms.n))                            \
+    X(P, rtt_full_min_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_full_ms.n, STAT_MIN(f->rtt_full_ms))) \
+    X(P, rtt_full_avg_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_full_ms.n, STAT_AVG(f->rtt_full_ms))) \
+    X(P, rtt_full_max_ms, REAL, 3, tn_cell_r(o, tcp && f->rtt_full_ms.n, STAT_MAX(f->rtt_full_ms))) \
+    X(P, retr_time_min_ms, REAL, 3, tn_cell_r(o, tcp && f->retr_ms.n, STAT_MIN(f->retr_ms)))      \
+    X(P, retr_time_avg_ms, REAL, 3, tn_cell_r(o, tcp && f->retr_ms.n, STAT_AVG(f->retr_ms)))      \
+    X(P, retr_time_max_ms, REAL, 3, tn_cell_r(o, tcp && f->retr_ms.n, STAT_MAX(f->retr_ms)))      \
+    X(P, retr_time_stdev_ms, REAL, 3, tn_cell_r(o, tcp && f->retr_ms.n, tn_stat_stdev(&f->retr_ms))) \
+    X(P, max_retrans, UINT, 0, tn_cell_u(o, tcp, f->max_retrans))                                   \
+    X(P, rtt_3whs_ms, REAL, 3, tn_cell_r(o, tcp && c->hs_rtt_ms >= 0, c->hs_half_ms[!d]))           \
+    X(P, max_inflight_bytes, REAL, 0, tn_cell_r(o, tcp, f->max_inflight))                           \
+    X(P, zero_window_episodes, UINT, 0, tn_cell_u(o, tcp, f->episodes_zero_window))                 \
+    X(P, idle_episodes, UINT, 0, tn_cell_u(o, tcp, f->episodes_idle))                               \
+    X(P, cc_beta, REAL, 2, tn_cell_r(o, tcp && f->beta_n, f->beta))                                 \
+    X(P, cc_beta_n, UINT, 0, tn_cell_u(o, tcp, f->beta_n))                                          \
+    X(P, limiter, TEXT, 0, tn_cell_s(o, tcp || dfcp_data, tcp ? tn_limiter_name(f->limiter) : tn_limiter_name(df->limiter))) \
+    X(P, dfcp_blocks, UINT, 0, tn_cell_u(o, dfcp_data, df->blocks))                                 \
+    X(P, dfcp_decoded, UINT, 0, tn_cell_u(o, dfcp_data, df->decoded))                               \
+    X(P, dfcp_failed, UINT, 0, tn_cell_u(o, dfcp_data, df->failed))                                 \
+    X(P, dfcp_unacked, UINT, 0, tn_cell_u(o, dfcp_data, df->unacked))                               \
+    X(P, dfcp_symbols_seen, UINT, 0, tn_cell_u(o, dfcp_data, df->symbols_seen))                     \
+    X(P, dfcp_symbols_expected, UINT, 0, tn_cell_u(o, dfcp_data, df->symbols_expected))             \
+    X(P, dfcp_symbol_loss_seen, REAL, 4, tn_cell_r(o, dfcp_data, df->symbol_loss_seen))             \
+    X(P, dfcp_redundancy, REAL, 3, tn_cell_r(o, dfcp_data, df->redundancy))                         \
+    X(P, dfcp_back_latency_ms, REAL, 3, tn_cell_r(o, dfcp_data && df->back_first_ms.n, STAT_AVG(df->back_first_ms))) \
+    X(P, dfcp_inflight_max, UINT, 0, tn_cell_u(o, dfcp_data && df->acking, df->inflight_max))       \
+    X(P, dfcp_window_util, REAL, 3, tn_cell_r(o, dfcp_data && df->acking, df->window_util))
 
-#define X(name, type, prec, fill)                                  \
-    static void get_##name(const void *row, struct tn_cell *o)    \
-    {                                                              \
-        ROW;                                                       \
-        fill;                                                      \
-    }
-SENDER_COLUMNS(X)
-#undef X
+SENDER_COLUMNS(TN_COL_GETTER, sender)
 
-const struct tn_col tn_sender_cols[] = {
-#define X(name, type, prec, fill) {#name, TN_COL_##type, prec, get_##name},
-    SENDER_COLUMNS(X)
-#undef X
-};
+const struct tn_col tn_sender_cols[] = {SENDER_COLUMNS(TN_COL_ENTRY, sender)};
 const size_t tn_sender_ncols = TN_ARRAY_LEN(tn_sender_cols);
 
 bool tn_sender_sent_data(const struct tn_conn *c, unsigned d)
