@@ -60,7 +60,7 @@ static double srtt_ms(const struct tn_conn *c, enum tn_dir d)
     X(P, data_pkts, UINT, 0, tn_cell_u(o, true, s->data_pkts))                                      \
     X(P, data_bytes, UINT, 0, tn_cell_u(o, true, s->data_bytes))                                    \
     X(P, unique_bytes, UINT, 0, tn_cell_u(o, tcp, s->unique_bytes))                                 \
-    X(P, rexmit_pkts, UINT, 0, tn_cell_u(o, tcp, s->rexmit_pkts))                                   \
+    X(P, rexmit_pkts, UINT, 0, tn_cell_u(o, tcp, tn_dir_rexmits(c, d)))                                   \
     X(P, rexmit_bytes, UINT, 0, tn_cell_u(o, tcp, s->rexmit_bytes))                                 \
     X(P, rexmit_fast, UINT, 0, tn_cell_u(o, tcp, f->rexmit[0]))                                     \
     X(P, rexmit_rto, UINT, 0, tn_cell_u(o, tcp, f->rexmit[1]))                                      \
@@ -107,6 +107,7 @@ static double srtt_ms(const struct tn_conn *c, enum tn_dir d)
     X(P, rwnd_max, UINT, 0, tn_cell_u(o, tcp && rs->win_n, rs->win_max))                            \
     X(P, rwnd_avg, REAL, 0, tn_cell_r(o, tcp && rs->win_n, rs->win_sum / (double)rs->win_n))        \
     X(P, zero_wnd_received, UINT, 0, tn_cell_u(o, tcp, rs->zero_wnd))                               \
+    X(P, rexmt_data_pkts, UINT, 0, tn_cell_u(o, tcp, s->rexmit_pkts))                           \
     X(P, win_probes, UINT, 0, tn_cell_u(o, tcp, s->win_probes))                                     \
     X(P, syn_pkts, UINT, 0, tn_cell_u(o, tcp, s->syn))                                              \
     X(P, fin_pkts, UINT, 0, tn_cell_u(o, tcp, s->fin))                                              \

@@ -214,8 +214,8 @@ void tn_fig_conn_flow_label(const struct tn_fig_cfg *fc, const struct tn_conn *c
     switch (fc ? fc->legend_by : TN_LEGBY_LABEL) {
     case TN_LEGBY_PROTO: proto_label(c->proto, c->inf[m].flavor, buf, size); return;
     case TN_LEGBY_HOST:   /* sender > receiver of the data, with ports */
-        endpoint(m == TN_A2B ? &c->a : &c->b, m == TN_A2B ? c->a_port : c->b_port, a, sizeof a);
-        endpoint(m == TN_A2B ? &c->b : &c->a, m == TN_A2B ? c->b_port : c->a_port, b, sizeof b);
+        tn_endpoint_str(m == TN_A2B ? &c->a : &c->b, m == TN_A2B ? c->a_port : c->b_port, a, sizeof a);
+        tn_endpoint_str(m == TN_A2B ? &c->b : &c->a, m == TN_A2B ? c->b_port : c->a_port, b, sizeof b);
         snprintf(buf, size, "%s > %s", a, b);
         return;
     default:

@@ -141,7 +141,7 @@ static const struct pair {
     int decimals;
 } pairs[] = {
     {"data_pkts", "data pkts:", 0},           {"data_bytes", "data bytes:", 0},
-    {"unique_bytes", "unique bytes:", 0},     {"rexmit_pkts", "rexmt data pkts:", 0},
+    {"unique_bytes", "unique bytes:", 0},     {"rexmt_data_pkts", "rexmt data pkts:", 0},
     {"rexmit_bytes", "rexmt data bytes:", 0}, {"ooo_pkts", "outoforder pkts:", 0},
     {"throughput_bps", "throughput (bit/s):", 0}, {"goodput_bps", "goodput (bit/s):", 0},
     {"pkts", "total packets:", 0},            {"wire_bytes", "wire bytes:", 0},
@@ -196,6 +196,9 @@ static void check_inference(const char *report, const struct tn_sender_row *row,
     cell_text(row, "rexmit_spurious", 0, v[3], 200);
     ck_assert_msg(strtoull(v[0], 0, 10) == fa && strtoull(v[1], 0, 10) == ti &&
                   strtoull(v[2], 0, 10) == ot && strtoull(v[3], 0, 10) == sp, "%s: causes", what);
+    cell_text(row, "rexmit_pkts", 0, v[0], 200);   /* the inferred count: the sum of its causes */
+    ck_assert_msg(strtoull(v[0], 0, 10) == fa + ti + ot, "%s: rexmit_pkts %s, causes %llu", what, v[0],
+                  fa + ti + ot);
     p = strstr(b, "episodes:");
     ck_assert(p && sscanf(p, "episodes: fast recovery %llu, timeout %llu", &rec, &rto) == 2);
     cell_text(row, "recovery_episodes", 0, v[0], 200);
