@@ -148,6 +148,10 @@ static double srtt_ms(const struct tn_conn *c, enum tn_dir d)
     X(P, idle_episodes, UINT, 0, tn_cell_u(o, tcp, f->episodes_idle))                               \
     X(P, cc_beta, REAL, 2, tn_cell_r(o, tcp && f->beta_n, f->beta))                                 \
     X(P, cc_beta_n, UINT, 0, tn_cell_u(o, tcp, f->beta_n))                                          \
+    X(P, pacing_bps, REAL, 0, tn_cell_r(o, tcp && f->pacing_bps > 0, f->pacing_bps))            \
+    X(P, model_bw_bps, REAL, 0, tn_cell_r(o, tcp && f->pacing_bps > 0, f->model_bw_bps))        \
+    X(P, model_min_rtt_ms, REAL, 3, tn_cell_r(o, tcp && f->pacing_bps > 0, f->model_min_rtt_ms)) \
+    X(P, inflight_cap_bytes, REAL, 0, tn_cell_r(o, tcp && f->pacing_bps > 0, f->inflight_cap_bytes)) \
     X(P, limiter, TEXT, 0, tn_cell_s(o, tcp || dfcp_data, tcp ? tn_limiter_name(f->limiter) : tn_limiter_name(df->limiter))) \
     X(P, dfcp_blocks, UINT, 0, tn_cell_u(o, dfcp_data, df->blocks))                                 \
     X(P, dfcp_decoded, UINT, 0, tn_cell_u(o, dfcp_data, df->decoded))                               \
