@@ -9,13 +9,15 @@
 
 /* What every value expression may use: the connection c, the data direction d, its counters s,
  * the receiver's counters rs, the sender's inference f, and tcp. */
+static const struct tn_dfcp_infer no_dfcp;   /* a connection without DFCP state reads as empty */
+
 #define TN_ROW_sender                                                                               \
     const struct tn_sender_row *r_ = row;                                                 \
     const struct tn_conn *c = r_->c;                                                      \
     enum tn_dir d = (enum tn_dir)r_->d;                                                   \
     const struct tn_dir_stats *s = &c->d[d], *rs = &c->d[!d];                             \
     const struct tn_tcp_infer *f = &c->inf[d];                                            \
-    const struct tn_dfcp_infer *df = &c->dfcp;                                            \
+    const struct tn_dfcp_infer *df = c->dfcp ? c->dfcp : &no_dfcp;                        \
     bool tcp = c->proto == TN_PK_TCP;                                                     \
     bool dfcp_data = !tcp && df->data_seen && df->data_dir == d;                          \
     (void)s, (void)rs, (void)f, (void)df, (void)tcp, (void)dfcp_data
