@@ -214,8 +214,8 @@ lab_capture_stop() {
     LAB_CAP_PIDS=()
 }
 
-# lab_trace_start "PORTS": a private tracefs instance with the tai clock, the three TCP
-# events filtered to the sockets whose remote port is one of PORTS (the sender side).
+# lab_trace_start "SPORT:DPORT ...": a private tracefs instance with the tai clock, the three
+# TCP events filtered to the sockets with one of these local:remote port pairs (the sender side).
 lab_trace_start() {
     local ports=$1 filt= p e
     [ -n "$ports" ] || return 0
@@ -228,7 +228,7 @@ lab_trace_start() {
     echo 0 >"$LAB_TRACE_INST/tracing_on"
     echo tai >"$LAB_TRACE_INST/trace_clock"
     echo 16384 >"$LAB_TRACE_INST/buffer_size_kb"
-    for p in $ports; do filt="${filt:+$filt || }dport == $p"; done
+    for p in $ports; do filt="${filt:+$filt || }(sport == ${p%%:*} && dport == ${p##*:})"; done
     for e in tcp_probe tcp_cong_state_set tcp_retransmit_skb; do
         echo "$filt" >"$LAB_TRACE_INST/events/tcp/$e/filter"
         echo 1 >"$LAB_TRACE_INST/events/tcp/$e/enable"

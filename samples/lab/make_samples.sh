@@ -20,12 +20,23 @@ SPECS=(
 "cubic-owd5|single --flows cubic --rate 10mbit --limit 50p --delay 5 --duration 3 --capture snd,rcv --label owd=5ms"
 "cubic-owd25|single --flows cubic --rate 10mbit --limit 50p --delay 25 --duration 3 --capture snd,rcv --label owd=25ms"
 "cubic-owd50|single --flows cubic --rate 10mbit --limit 50p --delay 50 --duration 3 --capture snd,rcv --label owd=50ms"
+"bbr-loss1-owd10|single --flows bbr --rate 5mbit --limit 50p --delay 10 --loss 0.01 --duration 12 --capture snd,rout,rcv"
+"cubic-bdp-owd40|single --flows cubic --rate 50mbit --limit 100p --delay 40 --duration 3 --capture snd,rcv"
+"cubic-pause-owd10|single --flows cubic --rate 10mbit --limit 50p --delay 10 --duration 8 --capture snd,rout,rcv --iperf-opts -l_256K_-b_3M"
 )
 
 # reno-smallq must show a timeout (a Loss state in tcp_cong_state.csv) and a queue-overflow
 # drop; random loss makes that likely, not certain, so it is retried.
 accept() {
+    # the delay line is sound: the data connection's handshake within 10% of the configured
+    # RTT (a loaded machine delays the delay line), and no packet lost by a capture
+    awk -F, 'NR > 1 && $14 != "" { d = $14 - $12; if (d < 0) d = -d; if (d > 0.1 * $12) bad = 1 } END { exit bad }' "$2/flows.csv" || return 1
+    awk -F, 'NR > 1 && $6 + 0 > 0 { bad = 1 } END { exit bad }' "$2/captures.csv" || return 1
     case "$1" in
+    cubic-bdp-owd40)
+        # one loss burst with 100+ holes open at once: 100+ retransmissions within one RTT
+        awk -F, 'NR > 1 { t[++n] = $1 } END { for (i = 1; i + 99 <= n; i++) if (t[i + 99] - t[i] < 0.08) exit 0; exit 1 }' \
+            "$2/tcp_retransmit.csv" ;;
     reno-smallq)
         grep -q ',Loss$' "$2/tcp_cong_state.csv" &&
             [ "$(sed -n 's/^bn1_qdisc_drops=//p' "$2/manifest.txt")" -gt 0 ] ;;

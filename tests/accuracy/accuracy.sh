@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # accuracy.sh - grade the TCP inference against the kernel's ground truth on every lab sample,
-# at the sender's and at the receiver's capture: one line per (sample, capture, flow).
+# at the sender's, the routers' and the receiver's capture: one line per (sample, capture, flow).
 #   tests/accuracy/accuracy.sh [BINARY] [SAMPLES_DIR]
 # Columns: cwnd error median/p90 over window-limited ACKs, smoothed RTT error median/p90,
 # fast-recovery and timeout episodes (kernel/ours/matched), retransmissions (kernel/ours),
@@ -13,7 +13,7 @@ printf '%-22s %-15s %5s %13s %13s %11s %9s %9s %7s\n' sample capture conn "cwnd 
 for dir in "$samples"/*/; do
     name=$(basename "$dir")
     [ -f "$dir/tcp_probe.csv" ] || continue
-    for cap in "$dir"/snd*_eth0.pcap "$dir"/rcv*_eth0.pcap; do
+    for cap in "$dir"/snd*_eth0.pcap "$dir"/rtr*.pcap "$dir"/rcv*_eth0.pcap; do
         [ -f "$cap" ] || continue
         "$bin" -q --truth "$dir/tcp_probe.csv" "$cap" 2>/dev/null | awk -v s="$name" -v c="$(basename "$cap" .pcap)" '
             /^  connection [0-9]+ .* sender:/ { if (conn != "") out(); conn = $2; lim = $(NF-1); cw = "-"; rt = "-"; rec = ""; rto = ""; rx = ""; ok = 0; tot = 0; row = 0 }

@@ -46,7 +46,7 @@ awk -v a="$p0" -v b="$p1" -v c="$t0" -v d="$t1" 'BEGIN { exit !(c != "" && c >= 
     tl_fail "truth time range not inside the pcap time range (clock misaligned?)"
 # tcp_probe fires when the sender's socket processes an incoming segment: each event must
 # follow a packet received in the sender capture (receiver -> sender) by a few microseconds
-tshark -r "$D/snd1_eth0.pcap" -Y "tcp.srcport == 5201 && tcp.dstport == 40001" -T fields -e frame.time_epoch 2>/dev/null |
+tshark -r "$D/snd1_eth0.pcap" -Y "tcp.srcport == 5201 && tcp.dstport == $(tl_flow "$D" 1 sport)" -T fields -e frame.time_epoch 2>/dev/null |
     awk '{ print $1, "p" }' >"$OUT/pk"
 awk -F, 'NR > 1 && $2 == 1 { print $1, "e" }' "$D/tcp_probe.csv" >>"$OUT/pk"
 sort -n "$OUT/pk" | awk '$2 == "p" { last = $1; next }
