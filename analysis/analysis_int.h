@@ -6,15 +6,32 @@
 
 /* Gaps in a direction's sequence space below the highest byte seen: data not (yet) seen here.
  * A segment that falls inside a gap is out-of-order; one that overlaps seen data is a
- * retransmission.  Bounded: when full, the lowest gap is forgotten. */
-#define TN_MAX_GAPS 32
-
+ * retransmission. */
 struct tn_gap {
     int64_t lo, hi;            /* [lo, hi) relative sequence numbers */
     int64_t t_ns;              /* when the segment above it showed the gap */
     uint32_t tsval;            /* that segment's TSval (when has_ts) */
     bool has_ts;
 };
+
+/* A sorted set of disjoint ranges (analysis_ranges.c): the gaps, the SACK scoreboard.  Grown on
+ * demand up to TN_RANGES_MAX (one hole per segment of a 90 MB window); beyond, the lowest
+ * range is forgotten. */
+#define TN_RANGES_MAX 65536
+
+struct tn_rangeset {
+    struct tn_gap *v;
+    unsigned n, cap;
+};
+
+const struct tn_gap *tn_ranges_holding(const struct tn_rangeset *rs, int64_t lo, int64_t hi);
+void tn_ranges_put(struct tn_rangeset *rs, struct tn_gap g);          /* g overlaps none */
+void tn_ranges_cut(struct tn_rangeset *rs, int64_t lo, int64_t hi);   /* remove [lo, hi) */
+int64_t tn_ranges_merge(struct tn_rangeset *rs, int64_t lo, int64_t hi);   /* bytes new */
+void tn_ranges_prune_below(struct tn_rangeset *rs, int64_t x);      /* drop ranges below x */
+int64_t tn_ranges_bytes_above(const struct tn_rangeset *rs, int64_t x);
+int64_t tn_ranges_highest(const struct tn_rangeset *rs);
+void tn_ranges_free(struct tn_rangeset *rs);
 
 /* How a data segment relates to what was seen before (analysis_tcp.c decides). */
 enum tn_seg_class {
@@ -68,9 +85,6 @@ struct tn_pending_ack {
 
 #define TN_PENDING_MAX 65536
 
-/* SACKed ranges above the cumulative ACK (the scoreboard, RFC 6675). */
-#define TN_MAX_SACKED 16
-
 enum tn_episode { TN_EP_NONE = 0, TN_EP_RECOVERY, TN_EP_RTO };
 
 /* Sender-side state of one direction for the inference (the direction's data, the other
@@ -82,8 +96,7 @@ struct tn_sender {
     unsigned seg_head, seg_n, seg_cap;
     struct tn_tsent *ts;       /* ring, grown on demand up to TN_TS_RING */
     unsigned ts_head, ts_n, ts_cap;
-    struct tn_gap sacked[TN_MAX_SACKED];
-    unsigned nsacked;
+    struct tn_rangeset sacked; /* SACKed ranges above the cumulative ACK (RFC 6675 scoreboard) */
     int64_t una;               /* cumulative ACK received (relative) */
     bool una_set;
     int64_t last_send_ns;      /* last data segment sent */
@@ -147,8 +160,7 @@ struct tn_sender {
 };
 
 struct tn_dir_priv {
-    struct tn_gap *gaps;       /* [TN_MAX_GAPS], allocated at the first gap */
-    unsigned ngaps;
+    struct tn_rangeset gaps;   /* grown at the first gap: most directions never see one */
     bool fin_seen;
     int64_t fin_rel;           /* sequence number of the first FIN (relative) */
     int64_t fin_ns;            /* when the FIN was last sent, and how often it was sent again */

@@ -26,12 +26,7 @@ void tn_conn_live_get(const struct tn_conn *c, enum tn_dir d, struct tn_conn_liv
     if (s->models)
         out->cwnd_bytes = tn_cc_cwnd_bytes(s->models);
     if (s->una_set && c->d[d].hi_rel > s->una) {
-        int64_t fl = c->d[d].hi_rel - s->una;
-        for (unsigned i = 0; i < s->nsacked; i++) {
-            int64_t lo = s->sacked[i].lo > s->una ? s->sacked[i].lo : s->una;
-            if (s->sacked[i].hi > lo)
-                fl -= s->sacked[i].hi - lo;
-        }
+        int64_t fl = c->d[d].hi_rel - s->una - tn_ranges_bytes_above(&s->sacked, s->una);
         out->inflight_bytes = fl > 0 ? (double)fl : 0;
     }
     out->rwnd = s->rwnd_seen ? s->rwnd : 0;

@@ -5,69 +5,10 @@
 #include "analysis_int.h"
 #include "seq.h"
 
-static void gap_push(struct tn_dir_priv *dp, struct tn_gap g)
-{
-    if (!dp->gaps)   /* most directions never see a gap: no room until the first */
-        dp->gaps = tn_xcalloc(TN_MAX_GAPS, sizeof *dp->gaps);
-    if (dp->ngaps == TN_MAX_GAPS) {   /* forget the lowest (oldest) gap */
-        memmove(&dp->gaps[0], &dp->gaps[1], (TN_MAX_GAPS - 1) * sizeof dp->gaps[0]);
-        dp->ngaps--;
-    }
-    dp->gaps[dp->ngaps++] = g;
-}
-
 /* A gap [lo, hi) shown by packet p (the segment just above it). */
 static void gap_add(struct tn_dir_priv *dp, int64_t lo, int64_t hi, const struct tn_pkt *p)
 {
-    gap_push(dp, (struct tn_gap){lo, hi, tn_time_ns(p->ts), p->tcp.opt.ts_val, p->tcp.opt.has_ts});
-}
-
-/* The gap holding all of [lo, hi), or NULL. */
-static const struct tn_gap *in_gap(const struct tn_dir_priv *dp, int64_t lo, int64_t hi)
-{
-    for (unsigned i = 0; i < dp->ngaps; i++)
-        if (dp->gaps[i].lo <= lo && hi <= dp->gaps[i].hi)
-            return &dp->gaps[i];
-    return NULL;
-}
-
-/* Remove [lo, hi) from the gaps (data now seen), splitting a gap when needed. */
-static void gap_fill(struct tn_dir_priv *dp, int64_t lo, int64_t hi)
-{
-    for (unsigned i = 0; i < dp->ngaps;) {
-        struct tn_gap g = dp->gaps[i];
-        if (hi <= g.lo || lo >= g.hi) {
-            i++;
-            continue;
-        }
-        bool keep_left = g.lo < lo, keep_right = hi < g.hi;
-        if (keep_left && keep_right) {
-            dp->gaps[i].hi = lo;
-            g.lo = hi;
-            gap_push(dp, g);
-            return;
-        }
-        if (keep_left) {
-            dp->gaps[i].hi = lo;
-            i++;
-        } else if (keep_right) {
-            dp->gaps[i].lo = hi;
-            i++;
-        } else {
-            dp->gaps[i] = dp->gaps[--dp->ngaps];
-        }
-    }
-}
-
-/* Gaps the receiver has acknowledged were filled without us seeing the data. */
-static void gap_prune_below(struct tn_dir_priv *dp, int64_t ack_rel)
-{
-    for (unsigned i = 0; i < dp->ngaps;) {
-        if (dp->gaps[i].hi <= ack_rel)
-            dp->gaps[i] = dp->gaps[--dp->ngaps];
-        else
-            i++;
-    }
+    tn_ranges_put(&dp->gaps, (struct tn_gap){lo, hi, tn_time_ns(p->ts), p->tcp.opt.ts_val, p->tcp.opt.has_ts});
 }
 
 static void on_syn(struct tn_conn *c, struct tn_dir_stats *ds, const struct tn_pkt *p)
@@ -159,7 +100,7 @@ static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt 
         ds->hi_rel = end;
     } else {
         int64_t seen_end = end < ds->hi_rel ? end : ds->hi_rel;
-        const struct tn_gap *g = start >= ds->lo_rel ? in_gap(dp, start, seen_end) : NULL;
+        const struct tn_gap *g = start >= ds->lo_rel ? tn_ranges_holding(&dp->gaps, start, seen_end) : NULL;
         if (g) {
             ds->ooo_pkts++;
             si->cls = TN_SEG_FILL;
@@ -169,7 +110,7 @@ static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt 
             ds->rexmit_bytes += len;
             si->cls = TN_SEG_REXMIT;
         }
-        gap_fill(dp, start, seen_end);
+        tn_ranges_cut(&dp->gaps, start, seen_end);
         if (end > ds->hi_rel)
             ds->hi_rel = end;
         if (start < ds->lo_rel)
@@ -219,7 +160,8 @@ static int64_t on_ack(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pk
     }
     ds->ack_set = true;
     int64_t ack_rel = tn_rel_seq(rs, ack);
-    gap_prune_below(&cp->dp[!d], ack_rel);
+    /* gaps the receiver has acknowledged were filled without us seeing the data */
+    tn_ranges_prune_below(&cp->dp[!d].gaps, ack_rel);
     return ack_rel;
 }
 

@@ -53,9 +53,7 @@ static struct tn_sender *sender_of(struct tn_conn_priv *cp, enum tn_dir d)
 void tn_tcp_conn_free(struct tn_conn_priv *cp)
 {
     for (int d = 0; d < 2; d++) {
-        free(cp->dp[d].gaps);
-        cp->dp[d].gaps = NULL;
-        cp->dp[d].ngaps = 0;
+        tn_ranges_free(&cp->dp[d].gaps);
     }
     tn_infer_release(cp);
 }
@@ -64,6 +62,7 @@ void tn_infer_release(struct tn_conn_priv *cp)
 {
     for (int d = 0; d < 2; d++) {
         if (cp->dp[d].snd) {
+            tn_ranges_free(&cp->dp[d].snd->sacked);
             tn_cc_free(cp->dp[d].snd->models);
             free(cp->dp[d].snd->segs);
             free(cp->dp[d].snd->pend);
@@ -263,59 +262,7 @@ static double ts_echo(struct tn_sender *s, uint32_t ecr, int64_t t)
 
 static int64_t sacked_bytes(const struct tn_sender *s, int64_t above)
 {
-    int64_t n = 0;
-    for (unsigned i = 0; i < s->nsacked; i++) {
-        int64_t lo = s->sacked[i].lo > above ? s->sacked[i].lo : above;
-        if (s->sacked[i].hi > lo)
-            n += s->sacked[i].hi - lo;
-    }
-    return n;
-}
-
-static int64_t sacked_highest(const struct tn_sender *s)
-{
-    int64_t h = 0;
-    for (unsigned i = 0; i < s->nsacked; i++)
-        if (s->sacked[i].hi > h)
-            h = s->sacked[i].hi;
-    return h;
-}
-
-/* Merge [lo, hi) into the scoreboard; returns the bytes newly SACKed. */
-static int64_t sack_add(struct tn_sender *s, int64_t lo, int64_t hi)
-{
-    int64_t before = sacked_bytes(s, s->una);
-    for (unsigned i = 0; i < s->nsacked;) {
-        struct tn_gap *g = &s->sacked[i];
-        if (g->hi < lo || g->lo > hi) {
-            i++;
-            continue;
-        }
-        if (g->lo < lo)
-            lo = g->lo;
-        if (g->hi > hi)
-            hi = g->hi;
-        s->sacked[i] = s->sacked[--s->nsacked];
-    }
-    if (s->nsacked == TN_MAX_SACKED) {   /* keep the highest ranges */
-        unsigned low = 0;
-        for (unsigned i = 1; i < s->nsacked; i++)
-            if (s->sacked[i].lo < s->sacked[low].lo)
-                low = i;
-        s->sacked[low] = s->sacked[--s->nsacked];
-    }
-    s->sacked[s->nsacked++] = (struct tn_gap){.lo = lo, .hi = hi};
-    return sacked_bytes(s, s->una) - before;
-}
-
-static void sack_prune(struct tn_sender *s)
-{
-    for (unsigned i = 0; i < s->nsacked;) {
-        if (s->sacked[i].hi <= s->una)
-            s->sacked[i] = s->sacked[--s->nsacked];
-        else
-            i++;
-    }
+    return tn_ranges_bytes_above(&s->sacked, above);
 }
 
 /* Bytes in flight as the sender sees them (RFC 6675 "pipe"): outstanding, minus SACKed, minus
@@ -334,8 +281,8 @@ static int64_t pipe_bytes(const struct tn_sender *s, int64_t hi)
     }
     int64_t sacked = sacked_bytes(s, s->una);
     int64_t lost = 0;
-    if (s->episode != TN_EP_NONE && s->nsacked) {
-        int64_t top = sacked_highest(s);
+    if (s->episode != TN_EP_NONE && s->sacked.n) {
+        int64_t top = tn_ranges_highest(&s->sacked);
         lost = (top - s->una) - (sacked - sacked_bytes(s, top));
         if (lost < 0)
             lost = 0;
@@ -800,7 +747,7 @@ static void on_sack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
             dsack_check(ctx, cp, sd, p, ack, lo, hi, lo2, hi2, o->nsack > 1);
         }
         if (hi > s->una)
-            *newly += sack_add(s, lo > s->una ? lo : s->una, hi);
+            *newly += tn_ranges_merge(&s->sacked, lo > s->una ? lo : s->una, hi);
     }
 }
 
@@ -940,7 +887,7 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
             }
             s->tlp_end = 0;
         }
-        sack_prune(s);
+        tn_ranges_prune_below(&s->sacked, s->una);
         if (s->rexmit_out > 0 && acked > 0)
             s->rexmit_out = s->rexmit_out > acked ? s->rexmit_out - acked : 0;
         s->dupacks = 0;

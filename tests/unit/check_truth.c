@@ -318,7 +318,8 @@ static const struct vantage_case vantage_cases[] = {
     {"bbr-loss1-owd10", "rtr_bn0.pcap", 1, true, 0.12, 0.90, 0, 0},
     {"bbr-loss1-owd10", "rcv1_eth0.pcap", 1, true, 0.10, 0.80, 0, 0},
     {"cubic-bdp-owd40", "snd1_eth0.pcap", 1, false, 0.03, 0.45, 0, 0},
-    {"cubic-bdp-owd40", "rcv1_eth0.pcap", 1, true, 0.35, 0.70, 1, 490},
+    /* one segment was dropped twice (tcp_retransmit_pairs.csv): 556 drops, 555 holes seen */
+    {"cubic-bdp-owd40", "rcv1_eth0.pcap", 1, true, 0.10, 0.45, 1, 1},
     {"cubic-pause-owd10", "snd1_eth0.pcap", 1, false, 0.31, 0.57, 0, 0},
     {"cubic-pause-owd10", "rtr_bn0.pcap", 1, true, 0.05, 0.57, 0, 0},
     {"cubic-pause-owd10", "rcv1_eth0.pcap", 1, true, 0.08, 0.40, 0, 0},
