@@ -46,6 +46,7 @@ struct tn_seginfo {
     enum tn_seg_class cls;
     struct tn_gap gap;         /* FILL: the gap it fell into (as it was) */
     bool made_gap;             /* NEW: it left a gap below it */
+    bool tail;                 /* FILL: a lost tail's retransmission, known from the IP IDs */
     uint8_t cause;             /* set by the inference: 0, or 1 + enum tn_event_kind (rexmit_*) */
 };
 
@@ -170,6 +171,15 @@ struct tn_dir_priv {
     bool dfcp_block_set;
     struct tn_sender *snd;     /* allocated at the first use of the sender's state (TCP) */
     uint32_t snd_mss;          /* its segment size, fixed when the sender became known (0: not yet) */
+    /* IPv4 identification as a packet counter (analysis_tcp.c: ipid_track) */
+    uint16_t ipid_last;
+    bool ipid_set;
+    uint32_t ipid_pairs, ipid_ones;   /* consecutive packets seen, and those one ID apart */
+    uint32_t ipid_unseen;      /* packets the sender sent between the last two seen (0: none or unknown) */
+    int64_t last_pkt_ns, prev_pkt_ns;  /* the last two packets of this direction: time, TSval */
+    uint32_t last_pkt_tsval, prev_pkt_tsval;
+    bool last_pkt_has_ts, prev_pkt_has_ts;
+    uint64_t peer_bytes_at_data;   /* the peer's data bytes at our last data (cause to ACK since?) */
 };
 
 /* DFCP bookkeeping of one connection (analysis_dfcp*.c).  Fixed size: no allocation besides

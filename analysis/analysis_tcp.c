@@ -36,6 +36,51 @@ static void on_syn(struct tn_conn *c, struct tn_dir_stats *ds, const struct tn_p
     ds->ts_seen = o->has_ts;
 }
 
+/* The IPv4 identification as a count of the packets a sender sent.  Linux gives each connected
+ * socket its own counter, stepped once per segment sent with DF (ip_select_ident_segs,
+ * include/net/ip.h), so a step of k between two packets seen here means k - 1 packets of this
+ * direction were sent and not seen: lost before the monitor, or missed by the capture.  Trusted
+ * only where the IDs are seen to count (three quarters of the steps are 1, after 8 packets);
+ * random IDs, a host-wide counter shared with other traffic, and IPv6 (no ID) never qualify. */
+#define TN_IPID_MIN_PAIRS 8
+
+static void ipid_track(struct tn_dir_priv *dp, const struct tn_pkt *p)
+{
+    dp->ipid_unseen = 0;
+    if (dp->ipid_set) {
+        uint16_t step = (uint16_t)(p->ip_id - dp->ipid_last);
+        /* (before this step) every step so far was 1 -- random IDs give that by chance once in
+         * 65536 -- or, past the first packets, three in four were */
+        bool counts = dp->ipid_pairs > 0 && (dp->ipid_ones == dp->ipid_pairs ||
+                                             (dp->ipid_pairs >= TN_IPID_MIN_PAIRS &&
+                                              4 * (uint64_t)dp->ipid_ones >= 3 * (uint64_t)dp->ipid_pairs));
+        if (counts && step > 1 && step < 0x8000)   /* a step back is reordering */
+            dp->ipid_unseen = step - 1u;
+        dp->ipid_pairs++;
+        dp->ipid_ones += step == 1;
+    }
+    dp->ipid_last = p->ip_id;
+    dp->ipid_set = true;
+    dp->prev_pkt_ns = dp->last_pkt_ns;   /* the packet before this one, for tail_resent */
+    dp->prev_pkt_tsval = dp->last_pkt_tsval;
+    dp->prev_pkt_has_ts = dp->last_pkt_has_ts;
+    dp->last_pkt_ns = tn_time_ns(p->ts);
+    dp->last_pkt_tsval = p->tcp.opt.ts_val;
+    dp->last_pkt_has_ts = p->tcp.opt.has_ts;
+}
+
+/* A segment at the top of the sequence space after packets of this direction went unseen, with
+ * no data from the peer since the last segment (nothing the sender had to ACK): the sender
+ * sends in sequence order, so the unseen packet began where this one begins -- this segment is
+ * its retransmission, the retransmission of a lost tail (a tail loss probe, RFC 8985 §7, or a
+ * timeout), which without the IDs would pass for new data. */
+static bool tail_resent(const struct tn_conn_priv *cp, enum tn_dir d, int64_t start)
+{
+    const struct tn_dir_priv *dp = &cp->dp[d];
+    const struct tn_dir_stats *ds = &cp->pub.d[d];
+    return start == ds->hi_rel && dp->ipid_unseen > 0 && cp->pub.d[!d].data_bytes == dp->peer_bytes_at_data;
+}
+
 /* Counters of one data segment; fills si with how it relates to the data seen before. */
 static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p,
                     struct tn_seginfo *si)
@@ -84,7 +129,14 @@ static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt 
         ds->unique_bytes = (uint64_t)(ds->hi_rel - ds->lo_rel);
         return;
     }
-    if (!ds->data_seen) {
+    if (tail_resent(cp, d, start)) {
+        ds->ooo_pkts++;
+        si->cls = TN_SEG_FILL;
+        si->gap = (struct tn_gap){start, end, dp->prev_pkt_ns, dp->prev_pkt_tsval, dp->prev_pkt_has_ts};
+        si->tail = true;
+        ds->data_seen = true;
+        ds->hi_rel = end;
+    } else if (!ds->data_seen) {
         ds->data_seen = true;
         if (start > ds->hi_rel && ds->syn_seen) {   /* data right after the SYN was missed */
             gap_add(dp, ds->hi_rel, start, p);
@@ -117,6 +169,11 @@ static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt 
             ds->lo_rel = start;
     }
     ds->unique_bytes = (uint64_t)(ds->hi_rel - ds->lo_rel);
+}
+
+static void note_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p)
+{
+    cp->dp[d].peer_bytes_at_data = cp->pub.d[!d].data_bytes;
 }
 
 /* Advertised window, scaled when both SYNs carried the option (never in a SYN itself). */
@@ -291,8 +348,10 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
     tn_infer_ts(ctx, cp, d, p);
     struct tn_seginfo si;
     bool data = p->payload_len > 0;
+    ipid_track(&cp->dp[d], p);
     if (data) {
         on_data(cp, d, p, &si);
+        note_data(cp, d, p);
         tn_infer_data(ctx, cp, d, p, &si);
     }
     /* a FIN sent again is a retransmission of its sequence byte (as tcptrace counts it), unless

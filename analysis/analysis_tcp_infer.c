@@ -212,23 +212,39 @@ static void rtt_update(struct tn_sender *s, double r)
         s->min_rtt_ms = r;
 }
 
-/* Pop the segments the ACK covers; returns an RTT sample in ms, or -1 (none, or Karn), and
- * the length of the segment it times in *len. */
-static double seg_ack(struct tn_sender *s, int64_t ack, int64_t t, int64_t *len)
+/* Pop the segments the ACK of [from, ack) covers; returns an RTT sample in ms, or -1 (none, or
+ * ambiguous), and the length of the segment it times in *len.  Karn's rule (RFC 6298 §3): no
+ * sample from an ACK that covers a retransmitted segment.  The same holds for data the monitor did not see sent once, in order: a hole in the
+ * timed segments (a segment lost before the monitor and filled by its retransmission, or one
+ * the capture missed), or data the receiver had already SACKed.  Such an ACK was sent when the
+ * hole was filled, not when the timed segment arrived; timing it against the segment (as in
+ * recovery, where it covers a window of segments received out of order) would add up to a
+ * round trip.  Linux likewise takes no sequence RTT sample when retransmitted data is acked
+ * (FLAG_RETRANS_DATA_ACKED in tcp_clean_rtx_queue). */
+static double seg_ack(struct tn_sender *s, int64_t from, int64_t ack, int64_t t, int64_t *len)
 {
     double sample = -1;
-    bool karn = false;   /* an ACK covering any retransmitted segment gives no sample */
+    bool ambiguous = tn_ranges_bytes_above(&s->sacked, from) > tn_ranges_bytes_above(&s->sacked, ack);
+    int64_t expect = from;   /* next byte the timed segments should cover */
     while (s->seg_n) {
         struct tn_seg *g = &s->segs[s->seg_head];
-        if (g->end > ack)
+        if (g->end > ack) {
+            if (g->start > expect)
+                ambiguous = true;
+            expect = ack;
             break;
-        karn |= g->rexmit;
+        }
+        ambiguous |= g->rexmit || g->start > expect;
+        if (g->end > expect)
+            expect = g->end;
         sample = ms_between(t, g->t_ns);
         *len = g->end - g->start;
         s->seg_head = (s->seg_head + 1) % s->seg_cap;
         s->seg_n--;
     }
-    return karn ? -1 : sample;
+    if (expect < ack)
+        ambiguous = true;   /* the ACK covers data above every timed segment */
+    return ambiguous ? -1 : sample;
 }
 
 static void ts_push(struct tn_sender *s, uint32_t val, int64_t t)
@@ -494,9 +510,10 @@ static void on_fill(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
     }
     cp->pub.inf[d].loss_upstream++;
     tn_rec_event(ctx, &cp->pub, d, TN_EV_LOSS_UPSTREAM, p, (uint64_t)si->gap.lo,
-                 (uint32_t)(si->gap.hi - si->gap.lo), "hole %lld-%lld filled after %.1f ms; %s",
-                 (long long)si->gap.lo, (long long)si->gap.hi, waited, rule);
-    on_rexmit(ctx, cp, d, p, si, "lost upstream; ");
+                 (uint32_t)(si->gap.hi - si->gap.lo), "%s %lld-%lld %s after %.1f ms; %s",
+                 si->tail ? "tail" : "hole", (long long)si->gap.lo, (long long)si->gap.hi,
+                 si->tail ? "resent (IP IDs: packets sent unseen before it)" : "filled", waited, rule);
+    on_rexmit(ctx, cp, d, p, si, si->tail ? "lost tail; " : "lost upstream; ");
 }
 
 static void check_idle(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
@@ -845,12 +862,13 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
     bool was_in_episode = s->episode != TN_EP_NONE;
     if (!s->una_set || ack_rel > s->una) {
         acked = s->una_set ? ack_rel - s->una : 0;
+        int64_t from = s->una_set ? s->una : ack_rel;
         s->una = ack_rel;
         s->una_set = true;
         s->last_progress_ns = t;
         s->interval_good += (uint64_t)acked;
         int64_t seg_len = 0;
-        double to_receiver = seg_ack(s, ack_rel, t, &seg_len);
+        double to_receiver = seg_ack(s, from, ack_rel, t, &seg_len);
         if (to_receiver >= 0) {
             if (s->min_ack_ms < 0 || to_receiver < s->min_ack_ms)
                 s->min_ack_ms = to_receiver;

@@ -11,6 +11,7 @@
 static struct tn_analyzer *an;
 static uint64_t pktno;
 static uint16_t next_win;   /* advertised window of the next packet fed */
+static uint16_t client_id;  /* IPv4 ID of the client's next packet (0: IDs left 0) */
 
 static void setup(void)
 {
@@ -18,6 +19,7 @@ static void setup(void)
     an = tn_analyzer_new(&cfg);
     pktno = 0;
     next_win = 65535;
+    client_id = 0;
 }
 
 static void teardown(void)
@@ -35,6 +37,8 @@ static void feed(bool from_client, double t_ms, uint32_t seq, uint32_t ack, uint
     struct tn_pkt p = tn_test_tcp(from_client, seq, ack, flags, next_win, len, ns, ++pktno);
     if (opt)
         p.tcp.opt = *opt;
+    if (from_client && client_id)
+        p.ip_id = client_id++;
     tn_analyzer_add(an, &p, TN_DIS_OK, "test");
 }
 
@@ -193,6 +197,79 @@ START_TEST(test_loss_upstream_by_tsval)
 }
 END_TEST
 
+/* At the receiver: ten segments, the ACKs of the first nine, and the tenth (the tail) lost before
+ * the monitor; a tail loss probe resends it 30 ms later.  Nothing above it arrives, so there
+ * is no hole to fill: only the IPv4 IDs (one per packet sent, as Linux numbers a socket's
+ * packets) show that a packet was sent unseen.  With IDs that do not count packets the same
+ * segment is new data. */
+static void tail_lost(uint16_t first_id, bool counting)
+{
+    client_id = first_id;
+    feed(true, 0, 100, 0, S, 0, NULL);
+    feed(false, 0.1, 900, 101, S | A, 0, NULL);
+    feed(true, 20, 101, 901, A, 0, NULL);
+    for (int k = 0; k < 9; k++) {
+        if (!counting)
+            client_id = (uint16_t)(client_id + 977);
+        feed(true, 21 + k, 101 + 1000 * (uint32_t)k, 901, A, 1000, NULL);
+        feed(false, 21.1 + k, 901, 1101 + 1000 * (uint32_t)k, A, 0, NULL);
+    }
+    client_id++;   /* the tenth segment, lost before the monitor */
+    feed(true, 60, 9101, 901, A, 1000, NULL);
+    feed(false, 60.1, 901, 10101, A, 0, NULL);
+}
+
+START_TEST(test_tail_loss_at_receiver_by_ip_id)
+{
+    tail_lost(4000, true);
+    const struct tn_conn *c = conn();
+    ck_assert_int_eq(c->vantage, TN_VP_NEAR_B);
+    ck_assert_uint_eq(c->inf[TN_A2B].loss_upstream, 1);
+    ck_assert_uint_eq(count_events(c, TN_EV_LOSS_UPSTREAM), 1);
+    uint64_t rexmits = c->inf[TN_A2B].rexmit[0] + c->inf[TN_A2B].rexmit[1] + c->inf[TN_A2B].rexmit[3];
+    ck_assert_uint_eq(rexmits, 1);
+}
+END_TEST
+
+START_TEST(test_no_tail_loss_without_counting_ids)
+{
+    tail_lost(4000, false);
+    const struct tn_conn *c = conn();
+    ck_assert_uint_eq(c->inf[TN_A2B].loss_upstream, 0);
+    ck_assert_uint_eq(c->inf[TN_A2B].rexmit[0] + c->inf[TN_A2B].rexmit[1] + c->inf[TN_A2B].rexmit[3], 0);
+}
+END_TEST
+
+/* At the receiver, an ACK that a retransmission filling a hole releases covers segments that
+ * arrived long before: it gives no RTT sample (Karn, RFC 6298 §3).  Segments 1..4 arrive at
+ * 60-63 ms and are ACKed at once (4 samples of 0.1 ms); segment 5 is lost, 6..8 arrive and get
+ * dupacks; its retransmission at 140 ms is ACKed through 8: no fifth sample. */
+START_TEST(test_no_rtt_sample_from_the_ack_of_a_filled_hole)
+{
+    struct tn_tcp_opts o = {.sack_ok = true};
+    feed(true, 0, 100, 0, S, 0, &o);
+    feed(false, 0.1, 900, 101, S | A, 0, &o);
+    feed(true, 50, 101, 901, A, 0, NULL);
+    for (int k = 0; k < 4; k++) {
+        feed(true, 60 + k, 101 + 1000 * (uint32_t)k, 901, A, 1000, NULL);
+        feed(false, 60.1 + k, 901, 1101 + 1000 * (uint32_t)k, A, 0, NULL);
+    }
+    for (int k = 5; k < 8; k++) {
+        struct tn_tcp_opts sk = {.nsack = 1};
+        sk.sack[0].left = 5101;
+        sk.sack[0].right = 5101 + 1000 * (uint32_t)(k - 4);
+        feed(true, 60 + k, 101 + 1000 * (uint32_t)k, 901, A, 1000, NULL);
+        feed(false, 60.1 + k, 901, 4101, A, 0, &sk);
+    }
+    feed(true, 140, 4101, 901, A, 1000, NULL);   /* the retransmission */
+    feed(false, 140.1, 901, 8101, A, 0, NULL);
+    const struct tn_conn *c = conn();
+    ck_assert_uint_eq(c->inf[TN_A2B].loss_upstream, 1);
+    ck_assert_uint_eq(c->inf[TN_A2B].rtt_ms.n, 4);
+    ck_assert_double_le(c->inf[TN_A2B].rtt_ms.max, 60);
+}
+END_TEST
+
 START_TEST(test_zero_window_episode)
 {
     handshake_near_client();
@@ -223,6 +300,9 @@ Suite *tn_infer_suite(void)
     tcase_add_test(tc, test_reordering_by_tsval);
     tcase_add_test(tc, test_loss_upstream_by_tsval);
     tcase_add_test(tc, test_zero_window_episode);
+    tcase_add_test(tc, test_tail_loss_at_receiver_by_ip_id);
+    tcase_add_test(tc, test_no_tail_loss_without_counting_ids);
+    tcase_add_test(tc, test_no_rtt_sample_from_the_ack_of_a_filled_hole);
     suite_add_tcase(s, tc);
     return s;
 }
