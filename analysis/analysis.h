@@ -48,6 +48,8 @@ const char *tn_conn_state_name(enum tn_conn_state s);  /* "complete", "reset", "
     X(IDLE_END, "idle_end")                       \
     X(DUP_DELIVERY, "dup_delivery")               \
     X(WINDOW_PROBE, "window_probe")               \
+    X(DELAYED_ACK, "delayed_ack")                 \
+    X(QUICKACK, "quickack")                       \
     X(DFCP_BLOCK_ACKED, "dfcp_block_acked")       \
     X(DFCP_BLOCK_FAILED, "dfcp_block_failed")     \
     X(DFCP_BLOCK_UNACKED, "dfcp_block_unacked")
@@ -260,6 +262,24 @@ enum tn_limiter {
 };
 const char *tn_limiter_name(enum tn_limiter l);
 
+/* The ACK policy of the receiver of one direction's data (analysis_ackpolicy.c): how many data
+ * segments each ACK covers, the delayed-ACK timer, quick-ACK phases.  Counted over ACKs that
+ * advance in order (no hole filled, nothing resent, nothing SACKed before in the range). */
+#define TN_ACKPOL_BINS 5           /* ACKs covering 1, 2, 3, 4, 5 or more segments */
+
+struct tn_ackpolicy {
+    uint64_t acks;                 /* in-order advancing ACKs */
+    uint64_t segs;                 /* data segments they covered */
+    uint64_t per_ack[TN_ACKPOL_BINS];
+    bool delays_known;             /* monitor next to the receiver: the ACK delays are its own */
+    uint64_t delayed;              /* ACKs the delayed-ACK timer sent (one segment, late) */
+    double delack_min_ms, delack_max_ms;   /* their delay after the segment */
+    uint64_t quick_phases, quick_acks;     /* runs of prompt one-segment ACKs, and their ACKs */
+};
+
+double tn_ackpol_ratio(const struct tn_ackpolicy *a);   /* segments per ACK, 0 if none */
+double tn_ackpol_delack_ms(const struct tn_ackpolicy *a);   /* longest timer delay seen, < 0: none */
+
 /* Inference results for the sender of one direction (TCP). */
 struct tn_tcp_infer {
     struct tn_stat rtt_ms;             /* data->ACK samples (Karn's rule) */
@@ -290,6 +310,7 @@ struct tn_tcp_infer {
     enum tn_limiter limiter;                /* the dominant one */
     double max_inflight;                    /* bytes */
     double seg_size;                        /* bytes per segment the cwnd is counted in */
+    struct tn_ackpolicy ackpol;             /* the receiver's ACK policy for this data */
 };
 
 /* Per-block DFCP record (issue 5). */

@@ -158,7 +158,20 @@ struct tn_sender {
     uint64_t interval_bytes, interval_good;
     /* cwnd models */
     struct tn_cc_model *models;
+    /* the receiver's quick-ACK run in progress (analysis_ackpolicy.c) */
+    unsigned quick_run;
+    struct tn_time quick_first_ts;
+    uint64_t quick_first_num;
+    int64_t quick_last_ns, quick_seq;
 };
+
+/* What an advancing ACK covered among the timed segments (analysis_tcp_infer.c seg_ack). */
+struct tn_ack_cover {
+    unsigned segs;             /* timed segments it covered */
+    int64_t last_ns;           /* when the last of them passed the monitor */
+    bool in_order;             /* each sent once and seen, none SACKed before: not ambiguous */
+};
+
 
 struct tn_dir_priv {
     struct tn_rangeset gaps;   /* grown at the first gap: most directions never see one */
@@ -311,6 +324,10 @@ void tn_infer_ts(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_d
 void tn_infer_window(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
                      const struct tn_pkt *p, uint32_t win);
 void tn_infer_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp);
+/* the receiver's ACK policy (analysis_ackpolicy.c), fed by tn_infer_ack */
+void tn_ackpol_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
+                   const struct tn_pkt *p, int64_t acked, const struct tn_ack_cover *cv);
+void tn_ackpol_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd);
 
 /* Congestion-window models replayed per sender (analysis_tcp_cwnd.c): every flavour of
  * analysis/cc/flavours.def side by side; the classifier (analysis_cc_classify.c) names the one

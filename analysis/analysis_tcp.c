@@ -47,7 +47,7 @@ static void on_syn(struct tn_conn *c, struct tn_dir_stats *ds, const struct tn_p
 static void ipid_track(struct tn_dir_priv *dp, const struct tn_pkt *p)
 {
     dp->ipid_unseen = 0;
-    if (dp->ipid_set) {
+    if (dp->ipid_set && p->ipver == 4) {
         uint16_t step = (uint16_t)(p->ip_id - dp->ipid_last);
         /* (before this step) every step so far was 1 -- random IDs give that by chance once in
          * 65536 -- or, past the first packets, three in four were */

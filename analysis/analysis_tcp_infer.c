@@ -221,9 +221,11 @@ static void rtt_update(struct tn_sender *s, double r)
  * recovery, where it covers a window of segments received out of order) would add up to a
  * round trip.  Linux likewise takes no sequence RTT sample when retransmitted data is acked
  * (FLAG_RETRANS_DATA_ACKED in tcp_clean_rtx_queue). */
-static double seg_ack(struct tn_sender *s, int64_t from, int64_t ack, int64_t t, int64_t *len)
+static double seg_ack(struct tn_sender *s, int64_t from, int64_t ack, int64_t t, int64_t *len,
+                      struct tn_ack_cover *cv)
 {
     double sample = -1;
+    *cv = (struct tn_ack_cover){0};
     bool ambiguous = tn_ranges_bytes_above(&s->sacked, from) > tn_ranges_bytes_above(&s->sacked, ack);
     int64_t expect = from;   /* next byte the timed segments should cover */
     while (s->seg_n) {
@@ -239,11 +241,14 @@ static double seg_ack(struct tn_sender *s, int64_t from, int64_t ack, int64_t t,
             expect = g->end;
         sample = ms_between(t, g->t_ns);
         *len = g->end - g->start;
+        cv->segs++;
+        cv->last_ns = g->t_ns;
         s->seg_head = (s->seg_head + 1) % s->seg_cap;
         s->seg_n--;
     }
     if (expect < ack)
         ambiguous = true;   /* the ACK covers data above every timed segment */
+    cv->in_order = !ambiguous;
     return ambiguous ? -1 : sample;
 }
 
@@ -868,7 +873,8 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
         s->last_progress_ns = t;
         s->interval_good += (uint64_t)acked;
         int64_t seg_len = 0;
-        double to_receiver = seg_ack(s, from, ack_rel, t, &seg_len);
+        struct tn_ack_cover cover;
+        double to_receiver = seg_ack(s, from, ack_rel, t, &seg_len, &cover);
         if (to_receiver >= 0) {
             if (s->min_ack_ms < 0 || to_receiver < s->min_ack_ms)
                 s->min_ack_ms = to_receiver;
@@ -906,6 +912,9 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
             s->tlp_end = 0;
         }
         tn_ranges_prune_below(&s->sacked, s->una);
+        if (s->episode != TN_EP_NONE)
+            cover.in_order = false;   /* in recovery the receiver ACKs each segment at once */
+        tn_ackpol_ack(ctx, cp, sd, p, acked, &cover);
         if (s->rexmit_out > 0 && acked > 0)
             s->rexmit_out = s->rexmit_out > acked ? s->rexmit_out - acked : 0;
         s->dupacks = 0;
@@ -1014,6 +1023,7 @@ void tn_infer_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp)
         if (!s || !c->d[d].data_seen)
             continue;
         advance_pending(ctx, cp, (enum tn_dir)d, s, INT64_MAX);
+        tn_ackpol_finish(ctx, cp, (enum tn_dir)d);
         tn_cc_finish(ctx, c, (enum tn_dir)d, s->models, &c->inf[d], s->betas, s->nbetas);
         if (s->hystart_event >= 0 || s->early_exit)
             early_exit_of_flavour(c, (enum tn_dir)d, s);

@@ -14,6 +14,30 @@ static void stat_line(FILE *out, const char *label, const struct tn_stat *s)
             s->min, tn_stat_avg(s), s->max, tn_stat_stdev(s), s->n);
 }
 
+/* The receiver's ACK policy for this data: segments per ACK (anywhere), the delayed-ACK timer
+ * and quick-ACK phases (next to the receiver only). */
+static void ackpolicy_lines(FILE *out, const struct tn_ackpolicy *a)
+{
+    if (!a->acks)
+        return;
+    fprintf(out, "       %-22s %.2f data segments per ACK (ACKs of 1/2/3/4/5+: %" PRIu64 "/%" PRIu64
+                 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64 ", %" PRIu64 " in-order ACKs)\n",
+            "receiver ACKs:", tn_ackpol_ratio(a), a->per_ack[0], a->per_ack[1], a->per_ack[2],
+            a->per_ack[3], a->per_ack[4], a->acks);
+    if (!a->delays_known) {
+        fprintf(out, "       %-22s not seen here (the monitor is not next to the receiver)\n",
+                "delayed-ACK timer:");
+        return;
+    }
+    if (a->delayed)
+        fprintf(out, "       %-22s %" PRIu64 " ACKs sent by it, %.1f-%.1f ms after their segment\n",
+                "delayed-ACK timer:", a->delayed, a->delack_min_ms, a->delack_max_ms);
+    else
+        fprintf(out, "       %-22s none fired\n", "delayed-ACK timer:");
+    fprintf(out, "       %-22s %" PRIu64 " phases, %" PRIu64 " ACKs of one segment each at once\n",
+            "quick-ACK:", a->quick_phases, a->quick_acks);
+}
+
 static void sender_block(FILE *out, const struct tn_conn *c, enum tn_dir d)
 {
     const struct tn_tcp_infer *f = &c->inf[d];
@@ -42,6 +66,7 @@ static void sender_block(FILE *out, const struct tn_conn *c, enum tn_dir d)
     if (f->pacing_bps > 0)
         fprintf(out, "       %-22s pacing %.3f Mbit/s, bandwidth %.3f Mbit/s, min RTT %.1f ms, inflight cap %.0f B\n",
                 "model:", f->pacing_bps / 1e6, f->model_bw_bps / 1e6, f->model_min_rtt_ms, f->inflight_cap_bytes);
+    ackpolicy_lines(out, &f->ackpol);
     if (f->limiter != TN_LIM_UNKNOWN) {
         fprintf(out, "       %-22s %s (", "rate limited by:", tn_limiter_name(f->limiter));
         const char *sep = "";

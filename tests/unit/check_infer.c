@@ -270,6 +270,44 @@ START_TEST(test_no_rtt_sample_from_the_ack_of_a_filled_hole)
 }
 END_TEST
 
+/* At the receiver: the first four segments are ACKed one by one at once (quick-ACK), then eight
+ * in pairs, each pair's ACK at once; a last odd segment is ACKed 41 ms later (the delayed-ACK
+ * timer, Linux TCP_DELACK_MIN 40 ms).  13 segments, 4 + 4 + 1 ACKs. */
+START_TEST(test_ack_policy_at_receiver)
+{
+    feed(true, 0, 100, 0, S, 0, NULL);
+    feed(false, 0.1, 900, 101, S | A, 0, NULL);
+    feed(true, 50, 101, 901, A, 0, NULL);
+    uint32_t seq = 101;
+    double t = 60;
+    for (int k = 0; k < 4; k++, seq += 1000, t += 1) {
+        feed(true, t, seq, 901, A, 1000, NULL);
+        feed(false, t + 0.05, 901, seq + 1000, A, 0, NULL);
+    }
+    for (int k = 0; k < 4; k++, seq += 2000, t += 1) {
+        feed(true, t, seq, 901, A, 1000, NULL);
+        feed(true, t + 0.2, seq + 1000, 901, A, 1000, NULL);
+        feed(false, t + 0.25, 901, seq + 2000, A, 0, NULL);
+    }
+    feed(true, t, seq, 901, A, 1000, NULL);
+    feed(false, t + 41, 901, seq + 1000, A, 0, NULL);
+    const struct tn_conn *c = conn();
+    const struct tn_ackpolicy *ap = &c->inf[TN_A2B].ackpol;
+    ck_assert(ap->delays_known);
+    ck_assert_uint_eq(ap->acks, 9);
+    ck_assert_uint_eq(ap->segs, 13);
+    ck_assert_uint_eq(ap->per_ack[0], 5);
+    ck_assert_uint_eq(ap->per_ack[1], 4);
+    ck_assert_double_eq_tol(tn_ackpol_ratio(ap), 13.0 / 9, 1e-9);
+    ck_assert_uint_eq(ap->delayed, 1);
+    ck_assert_double_eq_tol(tn_ackpol_delack_ms(ap), 41, 0.1);
+    ck_assert_uint_eq(ap->quick_phases, 1);
+    ck_assert_uint_eq(ap->quick_acks, 4);
+    ck_assert_uint_eq(count_events(c, TN_EV_QUICKACK), 1);
+    ck_assert_uint_eq(count_events(c, TN_EV_DELAYED_ACK), 1);
+}
+END_TEST
+
 START_TEST(test_zero_window_episode)
 {
     handshake_near_client();
@@ -301,6 +339,7 @@ Suite *tn_infer_suite(void)
     tcase_add_test(tc, test_loss_upstream_by_tsval);
     tcase_add_test(tc, test_zero_window_episode);
     tcase_add_test(tc, test_tail_loss_at_receiver_by_ip_id);
+    tcase_add_test(tc, test_ack_policy_at_receiver);
     tcase_add_test(tc, test_no_tail_loss_without_counting_ids);
     tcase_add_test(tc, test_no_rtt_sample_from_the_ack_of_a_filled_hole);
     suite_add_tcase(s, tc);
