@@ -178,6 +178,7 @@ struct tn_dir_stats {
     /* options seen in this direction's SYN */
     bool syn_seen;
     bool mss_seen, ws_seen, sack_ok, ts_seen;
+    bool opts_unknown;         /* the trace carries no TCP options (ns-2): the four above are unknown */
     uint16_t mss;
     uint8_t ws;
 

@@ -110,7 +110,8 @@ static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt 
     /* a byte sent again while the receiver advertises a zero window probes the window (RFC 9293
      * §3.8.6.1); tcptrace does not count probes as retransmissions either */
     struct tn_dir_priv *pdp = &cp->dp[d];
-    if (len <= 1 && ds->data_seen && start < ds->hi_rel && rs->ack_set && rs->last_win_raw == 0) {
+    if (len <= 1 && ds->data_seen && start < ds->hi_rel && rs->ack_set && rs->last_win_raw == 0 &&
+        !p->tcp.no_window) {
         ds->win_probes++;
         si->cls = TN_SEG_PROBE;
         pdp->probe_rel = start;
@@ -331,7 +332,10 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
     if (c->d[0].fin && c->d[1].fin)
         c->closed = true;
     uint32_t win = 0;
-    if (!(fl & TN_TCP_RST)) {   /* a RST's window means nothing */
+    if (p->tcp.no_options)
+        ds->opts_unknown = true;
+    bool has_win = !(fl & TN_TCP_RST) && !p->tcp.no_window;   /* a RST's window means nothing */
+    if (has_win) {
         win = on_window(ds, &c->d[!d], p);
         if (p->tcp.win == 0)
             ds->zero_wnd++;
@@ -372,7 +376,7 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
         int64_t ack_rel = on_ack(cp, d, p, pure);
         tn_infer_ack(ctx, cp, d, p, ack_rel);
     }
-    if (!(fl & TN_TCP_RST))
+    if (has_win)
         tn_infer_window(ctx, cp, d, p, win);
     tn_tcp_counts_pkt(cp, d, p, data && si.cls == TN_SEG_REXMIT);
     record_packet(ctx, cp, d, p, data ? &si : NULL, win);

@@ -143,6 +143,8 @@ struct tn_tcp {
     uint16_t urp;
     uint8_t hdr_len;           /* bytes */
     struct tn_tcp_opts opt;
+    /* the trace does not carry these (an ns-2 trace: no window, no options): unknown, not 0 */
+    bool no_window, no_options;
 };
 
 /* Tunnels the packet was found inside (bit set). */

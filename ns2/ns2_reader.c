@@ -192,7 +192,7 @@ static void make_pkt(const struct tn_ns2_event *ev, uint32_t seg, bool ack, stru
     p->sport = (uint16_t)ev->src_port;
     p->dport = (uint16_t)ev->dst_port;
     p->tcp.flags = TN_TCP_ACK;
-    p->tcp.win = 65535;
+    p->tcp.no_window = p->tcp.no_options = true;   /* an ns-2 trace line has neither */
     p->tcp.hdr_len = 20;
     uint32_t s = seg ? seg : 1;
     if (ack) {

@@ -107,14 +107,20 @@ static void tcp_rows(FILE *out, const struct tn_conn *c)
     tn_long_row_u(out, "outoforder pkts:", x->ooo_pkts, y->ooo_pkts);
     tn_long_row_u(out, "zero win probes:", x->win_probes, y->win_probes);
     tn_long_row_u(out, "dup acks:", x->dupacks, y->dupacks);
-    tn_long_row_u(out, "zero win adv:", x->zero_wnd, y->zero_wnd);
+    if (x->win_n || y->win_n)
+        tn_long_row_u(out, "zero win adv:", x->zero_wnd, y->zero_wnd);
+    else   /* no window in the trace (ns-2) */
+        tn_long_row_s(out, "zero win adv:", "-", "-");
     tn_long_row_u(out, "SYN pkts:", x->syn, y->syn);
     tn_long_row_u(out, "FIN pkts:", x->fin, y->fin);
     tn_long_row_u(out, "RST pkts:", x->rst, y->rst);
     tn_long_row_s(out, "req MSS:", opt_str(p[0], 32, x->mss_seen, x->mss), opt_str(q[0], 32, y->mss_seen, y->mss));
     tn_long_row_s(out, "window scale:", opt_str(p[1], 32, x->ws_seen, x->ws), opt_str(q[1], 32, y->ws_seen, y->ws));
-    tn_long_row_s(out, "SACK permitted:", x->sack_ok ? "Y" : "N", y->sack_ok ? "Y" : "N");
-    tn_long_row_s(out, "timestamps:", x->ts_seen ? "Y" : "N", y->ts_seen ? "Y" : "N");
+    /* a trace without options (ns-2) says nothing about them: "-", not "N" */
+    tn_long_row_s(out, "SACK permitted:", x->opts_unknown ? "-" : x->sack_ok ? "Y" : "N",
+                  y->opts_unknown ? "-" : y->sack_ok ? "Y" : "N");
+    tn_long_row_s(out, "timestamps:", x->opts_unknown ? "-" : x->ts_seen ? "Y" : "N",
+                  y->opts_unknown ? "-" : y->ts_seen ? "Y" : "N");
     for (int i = 0; i < 3; i++) {
         static const char *const lbl[3] = {"min win adv:", "max win adv:", "avg win adv:"};
         tn_long_row_s(out, lbl[i], win_str(p[i], sizeof p[i], x, i), win_str(q[i], sizeof q[i], y, i));

@@ -35,6 +35,15 @@ EOF
 grep -qE '^  0->1 +4 +3 +1 +2 +1\.500 +2080$' "$tmp/hand.out" ||
     { echo "FAIL: hand-written trace, link 0->1:"; cat "$tmp/hand.out"; fail=1; }
 grep -q 'flow id 1: 1 drops' "$tmp/hand.out" || { echo "FAIL: hand-written trace: flow 1 drops"; fail=1; }
+# an ns-2 trace carries no receiver window and no TCP options: unknown ("-"), never invented
+"$bin" -l --ns2 "$tmp/hand.tr" >"$tmp/hand.long" 2>&1
+for row in 'min win adv:' 'max win adv:' 'zero win adv:' 'SACK permitted:' 'timestamps:' 'req MSS:'; do
+    grep -qE "^ +$row +- +$row +-$" "$tmp/hand.long" ||
+        { echo "FAIL: ns-2 -l: '$row' is not unknown:"; grep "$row" "$tmp/hand.long"; fail=1; }
+done
+if grep -q 'receiver window' "$tmp/hand.long"; then
+    echo "FAIL: ns-2 -l names the receiver window as a limit:"; grep 'receiver window' "$tmp/hand.long"; fail=1
+fi
 
 files=("$tmp/hand.tr")
 while IFS= read -r -d '' f; do files+=("$f"); done < <(find "$corpus/ns2-traces" -type f -name '*.tr' -print0 2>/dev/null | sort -z)
