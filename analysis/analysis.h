@@ -50,6 +50,7 @@ const char *tn_conn_state_name(enum tn_conn_state s);  /* "complete", "reset", "
     X(WINDOW_PROBE, "window_probe")               \
     X(DELAYED_ACK, "delayed_ack")                 \
     X(QUICKACK, "quickack")                       \
+    X(CAPTURE_GAP, "capture_gap")                 \
     X(DFCP_BLOCK_ACKED, "dfcp_block_acked")       \
     X(DFCP_BLOCK_FAILED, "dfcp_block_failed")     \
     X(DFCP_BLOCK_UNACKED, "dfcp_block_unacked")
@@ -292,6 +293,9 @@ struct tn_tcp_infer {
     unsigned max_retrans;              /* most retransmissions of one segment */
     uint64_t rexmit[4];                /* by cause: fast, rto, spurious, other */
     uint64_t loss_upstream;            /* holes seen here: lost before the monitor */
+    uint64_t capture_gaps;             /* holes the capture missed: acknowledged by the receiver
+                                        * though never seen here, or seen next to the sender */
+    uint64_t capture_gap_bytes;
     uint64_t episodes_recovery, episodes_rto, episodes_zero_window, episodes_idle;
     bool slowstart_ended;
     int64_t slowstart_end_ns;

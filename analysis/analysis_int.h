@@ -28,7 +28,8 @@ const struct tn_gap *tn_ranges_holding(const struct tn_rangeset *rs, int64_t lo,
 void tn_ranges_put(struct tn_rangeset *rs, struct tn_gap g);          /* g overlaps none */
 void tn_ranges_cut(struct tn_rangeset *rs, int64_t lo, int64_t hi);   /* remove [lo, hi) */
 int64_t tn_ranges_merge(struct tn_rangeset *rs, int64_t lo, int64_t hi);   /* bytes new */
-void tn_ranges_prune_below(struct tn_rangeset *rs, int64_t x);      /* drop ranges below x */
+/* drop the ranges below x; returns how many, their bytes in *bytes (may be NULL) */
+unsigned tn_ranges_prune_below(struct tn_rangeset *rs, int64_t x, int64_t *bytes);
 int64_t tn_ranges_bytes_above(const struct tn_rangeset *rs, int64_t x);
 int64_t tn_ranges_highest(const struct tn_rangeset *rs);
 void tn_ranges_free(struct tn_rangeset *rs);

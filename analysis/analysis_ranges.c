@@ -116,11 +116,17 @@ int64_t tn_ranges_merge(struct tn_rangeset *rs, int64_t lo, int64_t hi)
     return (hi - lo) - covered;
 }
 
-void tn_ranges_prune_below(struct tn_rangeset *rs, int64_t x)
+unsigned tn_ranges_prune_below(struct tn_rangeset *rs, int64_t x, int64_t *bytes)
 {
     unsigned k = first_above(rs, x);
+    if (bytes) {
+        *bytes = 0;
+        for (unsigned i = 0; i < k; i++)
+            *bytes += rs->v[i].hi - rs->v[i].lo;
+    }
     if (k)
         remove_span(rs, 0, k);
+    return k;
 }
 
 int64_t tn_ranges_bytes_above(const struct tn_rangeset *rs, int64_t x)

@@ -41,7 +41,8 @@ static void on_syn(struct tn_conn *c, struct tn_dir_stats *ds, const struct tn_p
  * include/net/ip.h), so a step of k between two packets seen here means k - 1 packets of this
  * direction were sent and not seen: lost before the monitor, or missed by the capture.  Trusted
  * only where the IDs are seen to count (three quarters of the steps are 1, after 8 packets);
- * random IDs, a host-wide counter shared with other traffic, and IPv6 (no ID) never qualify. */
+ * random IDs, a host-wide counter shared with other traffic, and IPv6 (no ID) never qualify,
+ * nor the first packets of a connection (a first data segment lost is not told from new data). */
 #define TN_IPID_MIN_PAIRS 8
 
 static void ipid_track(struct tn_dir_priv *dp, const struct tn_pkt *p)
@@ -49,11 +50,11 @@ static void ipid_track(struct tn_dir_priv *dp, const struct tn_pkt *p)
     dp->ipid_unseen = 0;
     if (dp->ipid_set && p->ipver == 4) {
         uint16_t step = (uint16_t)(p->ip_id - dp->ipid_last);
-        /* (before this step) every step so far was 1 -- random IDs give that by chance once in
-         * 65536 -- or, past the first packets, three in four were */
-        bool counts = dp->ipid_pairs > 0 && (dp->ipid_ones == dp->ipid_pairs ||
-                                             (dp->ipid_pairs >= TN_IPID_MIN_PAIRS &&
-                                              4 * (uint64_t)dp->ipid_ones >= 3 * (uint64_t)dp->ipid_pairs));
+        /* (before this step) three in four steps were 1, over enough packets that a host-wide
+         * counter, stepped by the host's other connections, has shown itself (the old telnet
+         * captures of the corpus: a few steps of 1, then a jump over a pause) */
+        bool counts = dp->ipid_pairs >= TN_IPID_MIN_PAIRS &&
+                      4 * (uint64_t)dp->ipid_ones >= 3 * (uint64_t)dp->ipid_pairs;
         if (counts && step > 1 && step < 0x8000)   /* a step back is reordering */
             dp->ipid_unseen = step - 1u;
         dp->ipid_pairs++;
@@ -73,12 +74,22 @@ static void ipid_track(struct tn_dir_priv *dp, const struct tn_pkt *p)
  * no data from the peer since the last segment (nothing the sender had to ACK): the sender
  * sends in sequence order, so the unseen packet began where this one begins -- this segment is
  * its retransmission, the retransmission of a lost tail (a tail loss probe, RFC 8985 §7, or a
- * timeout), which without the IDs would pass for new data. */
-static bool tail_resent(const struct tn_conn_priv *cp, enum tn_dir d, int64_t start)
+ * timeout), which without the IDs would pass for new data.  A lost tail shows the sender's
+ * way too: the receiver had acknowledged all it got, and the sender stayed silent for the
+ * probe timeout, PTO = 2 SRTT (RFC 8985 §7.2) or longer, here at least twice the least RTT
+ * seen (the handshake's before any sample).  Both are asked, so that a host-wide ID counter
+ * stepped by another connection's packet does not make new data a retransmission. */
+static bool tail_resent(const struct tn_conn_priv *cp, enum tn_dir d, int64_t start, int64_t t)
 {
     const struct tn_dir_priv *dp = &cp->dp[d];
     const struct tn_dir_stats *ds = &cp->pub.d[d];
-    return start == ds->hi_rel && dp->ipid_unseen > 0 && cp->pub.d[!d].data_bytes == dp->peer_bytes_at_data;
+    if (start != ds->hi_rel || !dp->ipid_unseen || cp->pub.d[!d].data_bytes != dp->peer_bytes_at_data)
+        return false;
+    const struct tn_sender *s = dp->snd;
+    if (s && s->una_set && s->una < ds->hi_rel)
+        return false;   /* something seen was still unacknowledged */
+    double rtt = s && s->min_rtt_ms > 0 ? s->min_rtt_ms : cp->pub.hs_rtt_ms;
+    return rtt > 0 && (double)(t - dp->prev_pkt_ns) / 1e6 >= 2 * rtt;
 }
 
 /* Counters of one data segment; fills si with how it relates to the data seen before. */
@@ -130,7 +141,7 @@ static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt 
         ds->unique_bytes = (uint64_t)(ds->hi_rel - ds->lo_rel);
         return;
     }
-    if (tail_resent(cp, d, start)) {
+    if (tail_resent(cp, d, start, tn_time_ns(p->ts))) {
         ds->ooo_pkts++;
         si->cls = TN_SEG_FILL;
         si->gap = (struct tn_gap){start, end, dp->prev_pkt_ns, dp->prev_pkt_tsval, dp->prev_pkt_has_ts};
@@ -192,7 +203,8 @@ static uint32_t on_window(struct tn_dir_stats *ds, const struct tn_dir_stats *rs
 }
 
 /* Counters of an ACK; returns the ACK's position in the peer's sequence space. */
-static int64_t on_ack(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, bool pure)
+static int64_t on_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p,
+                      bool pure)
 {
     struct tn_dir_stats *ds = &cp->pub.d[d];
     struct tn_dir_stats *rs = &cp->pub.d[!d];
@@ -218,8 +230,17 @@ static int64_t on_ack(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pk
     }
     ds->ack_set = true;
     int64_t ack_rel = tn_rel_seq(rs, ack);
-    /* gaps the receiver has acknowledged were filled without us seeing the data */
-    tn_ranges_prune_below(&cp->dp[!d].gaps, ack_rel);
+    /* gaps the receiver has acknowledged were filled without us seeing the data: the capture
+     * missed it (kernel drops, a snap length that cut the headers, another path) */
+    int64_t bytes, lowest = cp->dp[!d].gaps.n ? cp->dp[!d].gaps.v[0].lo : 0;
+    unsigned k = tn_ranges_prune_below(&cp->dp[!d].gaps, ack_rel, &bytes);
+    if (k) {
+        cp->pub.inf[!d].capture_gaps += k;
+        cp->pub.inf[!d].capture_gap_bytes += (uint64_t)bytes;
+        tn_rec_event(ctx, &cp->pub, d, TN_EV_CAPTURE_GAP, p, (uint64_t)lowest, (uint32_t)bytes,
+                     "%u hole%s (%lld B) acknowledged but never seen here: missed by the capture", k,
+                     k == 1 ? "" : "s", (long long)bytes);
+    }
     return ack_rel;
 }
 
@@ -288,7 +309,7 @@ static void counters_only(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, 
                      data ? (uint32_t)(si.end - si.start) : 0, "timeout: resent after the connection closed");
     }
     if (p->tcp.flags & TN_TCP_ACK)
-        on_ack(cp, d, p, pure);
+        on_ack(ctx, cp, d, p, pure);
     record_packet(ctx, cp, d, p, data ? &si : NULL, win);
 }
 
@@ -373,7 +394,7 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
         tn_infer_fin_rexmit(ctx, cp, d, p, fin_rel);
     }
     if (fl & TN_TCP_ACK) {
-        int64_t ack_rel = on_ack(cp, d, p, pure);
+        int64_t ack_rel = on_ack(ctx, cp, d, p, pure);
         tn_infer_ack(ctx, cp, d, p, ack_rel);
     }
     if (has_win)

@@ -479,6 +479,16 @@ void tn_infer_fin_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, e
     on_rexmit(ctx, cp, d, p, &si, "FIN again; ");
 }
 
+/* The packet crossed no router on its way here: its TTL (hop limit) is still one that senders
+ * start with (RFC 791 §3.2: every router decrements it; Linux and the BSDs start at 64, IPDEFTTL
+ * / sysctl ip_default_ttl, Windows at 128, network equipment at 255; RFC 1700).  A monitor that
+ * sees it so sits on the sender's own link, where no queue drops a packet before it.  (Not for
+ * a simulator's packets, whose TTL is made up.) */
+static bool ttl_unrouted(const struct tn_pkt *p)
+{
+    return !p->tcp.no_options && p->ipver && (p->ttl == 64 || p->ttl == 128 || p->ttl == 255);
+}
+
 /* A segment that filled a gap: sent later than the segment above the gap (loss before the
  * monitor, then a retransmission) or sent earlier and overtaken (reordering)? */
 static void on_fill(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
@@ -511,6 +521,18 @@ static void on_fill(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
         tn_rec_event(ctx, &cp->pub, d, TN_EV_OOO, p, (uint64_t)si->start,
                      (uint32_t)(si->end - si->start), "reordering: %s; filled after %.1f ms", rule,
                      waited);
+        return;
+    }
+    if (ttl_unrouted(p)) {
+        /* no router lies before the monitor, so nothing could drop the first copy there: it was
+         * sent and the capture missed it; this one is a retransmission all the same */
+        cp->pub.inf[d].capture_gaps++;
+        cp->pub.inf[d].capture_gap_bytes += (uint64_t)(si->gap.hi - si->gap.lo);
+        tn_rec_event(ctx, &cp->pub, d, TN_EV_CAPTURE_GAP, p, (uint64_t)si->gap.lo,
+                     (uint32_t)(si->gap.hi - si->gap.lo),
+                     "hole %lld-%lld next to the sender: the capture missed its first copy; %s",
+                     (long long)si->gap.lo, (long long)si->gap.hi, rule);
+        on_rexmit(ctx, cp, d, p, si, "first copy not captured; ");
         return;
     }
     cp->pub.inf[d].loss_upstream++;
@@ -911,7 +933,7 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
             }
             s->tlp_end = 0;
         }
-        tn_ranges_prune_below(&s->sacked, s->una);
+        tn_ranges_prune_below(&s->sacked, s->una, NULL);
         if (s->episode != TN_EP_NONE)
             cover.in_order = false;   /* in recovery the receiver ACKs each segment at once */
         tn_ackpol_ack(ctx, cp, sd, p, acked, &cover);

@@ -66,6 +66,29 @@ void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_sele
     fputc('\n', out);
 }
 
+/* The connections whose figures a capture that missed packets touched (holes the receiver
+ * acknowledged without the data passing here): their counts are lower bounds, and a hole there
+ * is no retransmission. */
+static void capture_gap_line(FILE *out, const struct tn_analyzer *a)
+{
+    size_t n = tn_analyzer_conn_count(a), touched = 0;
+    uint64_t holes = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct tn_conn *c = tn_analyzer_conn(a, i);
+        uint64_t h = c->inf[0].capture_gaps + c->inf[1].capture_gaps;
+        if (!h)
+            continue;
+        if (!touched++)
+            fprintf(out, "  capture gaps:  connection");
+        if (touched <= 20)
+            fprintf(out, "%s %u", touched > 1 ? "," : "", c->idx);
+        holes += h;
+    }
+    if (touched)
+        fprintf(out, "%s (%zu connection%s, %" PRIu64 " holes the capture missed: their figures are lower bounds)\n",
+                touched > 20 ? " ..." : "", touched, touched == 1 ? "" : "s", holes);
+}
+
 void tn_report_summary(FILE *out, const struct tn_analyzer *a)
 {
     const struct tn_trace_stats *st = tn_analyzer_stats(a);
@@ -82,6 +105,7 @@ void tn_report_summary(FILE *out, const struct tn_analyzer *a)
         fprintf(out, "  first packet:  %.6f\n", tn_time_to_double(st->first));
         fprintf(out, "  last packet:   %.6f\n", tn_time_to_double(st->last));
     }
+    capture_gap_line(out, a);
     fprintf(out, "  anomalies:     %" PRIu64 " packet%s (%" PRIu64 " truncated, %" PRIu64 " malformed)\n",
             st->anom_pkts, st->anom_pkts == 1 ? "" : "s", st->truncated, st->malformed);
     for (int k = 0; k < TN_ANOM_COUNT; k++) {

@@ -198,7 +198,7 @@ START_TEST(test_loss_upstream_by_tsval)
 END_TEST
 
 /* At the receiver: ten segments, the ACKs of the first nine, and the tenth (the tail) lost before
- * the monitor; a tail loss probe resends it 30 ms later.  Nothing above it arrives, so there
+ * the monitor; a tail loss probe resends it 51 ms later (more than 2 RTTs).  Nothing above it arrives, so there
  * is no hole to fill: only the IPv4 IDs (one per packet sent, as Linux numbers a socket's
  * packets) show that a packet was sent unseen.  With IDs that do not count packets the same
  * segment is new data. */
@@ -215,8 +215,8 @@ static void tail_lost(uint16_t first_id, bool counting)
         feed(false, 21.1 + k, 901, 1101 + 1000 * (uint32_t)k, A, 0, NULL);
     }
     client_id++;   /* the tenth segment, lost before the monitor */
-    feed(true, 60, 9101, 901, A, 1000, NULL);
-    feed(false, 60.1, 901, 10101, A, 0, NULL);
+    feed(true, 80, 9101, 901, A, 1000, NULL);   /* PTO = 2 SRTT (about 20 ms) after the ninth */
+    feed(false, 80.1, 901, 10101, A, 0, NULL);
 }
 
 START_TEST(test_tail_loss_at_receiver_by_ip_id)

@@ -8,6 +8,12 @@
 
 struct tn_analyzer *tn_test_load(const char *path, const struct tn_analysis_cfg *cfg)
 {
+    return tn_test_load_missing(path, cfg, NULL, NULL);
+}
+
+struct tn_analyzer *tn_test_load_missing(const char *path, const struct tn_analysis_cfg *cfg,
+                                         bool (*missed)(uint64_t num, void *arg), void *arg)
+{
     struct tn_capture *cap;
     struct tn_err err;
     if (tn_capture_open_file(&cap, path, &err) < 0)
@@ -21,6 +27,8 @@ struct tn_analyzer *tn_test_load(const char *path, const struct tn_analysis_cfg 
     while ((r = tn_capture_next(cap, &f, &err)) != 0) {
         if (r < 0)
             continue;   /* a damaged record: the reader moves on, as the CLI does */
+        if (missed && missed(f.num, arg))
+            continue;
         int st = tn_dissect(&dcfg, f.linktype, f.data, f.caplen, f.wirelen, f.ts, f.num, &p);
         tn_analyzer_add(an, &p, st, path);
     }

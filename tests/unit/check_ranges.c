@@ -53,7 +53,9 @@ START_TEST(test_hundreds_of_holes)
     for (int64_t k = 0; k < 350; k += 2)
         tn_ranges_cut(&rs, 2 * k * 1448, (2 * k + 1) * 1448);
     ck_assert_uint_eq(rs.n, 175);
-    tn_ranges_prune_below(&rs, 400 * 1448);   /* an ACK covering the first 200 segments */
+    int64_t bytes;
+    ck_assert_uint_eq(tn_ranges_prune_below(&rs, 400 * 1448, &bytes), 100);   /* ACK of the first 200 */
+    ck_assert_int_eq(bytes, 100 * 1448);
     ck_assert_uint_eq(rs.n, 175 - 100);
     ck_assert_int_eq(tn_ranges_bytes_above(&rs, 0), 75 * 1448);
     tn_ranges_free(&rs);

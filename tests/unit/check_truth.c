@@ -364,6 +364,48 @@ START_TEST(test_vantage_points_against_kernel)
 }
 END_TEST
 
+/* Capture loss is not network loss: the same captures with bursts of frames left out, as a
+ * capture's kernel buffer drops them (here 10 frames from every 500th, about 2%).  No hole may
+ * become a loss before the monitor at the sender, nor anywhere a spurious retransmission; the
+ * retransmissions counted cannot exceed the kernel's (some are among the frames left out), and
+ * the connection says its capture missed packets. */
+static bool burst_missed(uint64_t num, void *arg)
+{
+    (void)arg;
+    return num > 100 && num % 500 < 10;
+}
+
+START_TEST(test_capture_loss_is_not_network_loss)
+{
+    const struct vantage_case *vc = &vantage_cases[_i];
+    char p[1024], key[64], val[128];
+    path_of(p, sizeof p, vc->dir, vc->pcap);
+    struct tn_analysis_cfg cfg = {.record_events = true};
+    struct tn_analyzer *an = tn_test_load_missing(p, &cfg, burst_missed, NULL);
+    ck_assert_msg(an != NULL, "%s: cannot read", p);
+    snprintf(key, sizeof key, "flow%d_sport", vc->flow);
+    manifest_get(vc->dir, key, val, sizeof val);
+    unsigned port = (unsigned)atoi(val);
+    const struct tn_conn *c = conn_of_port(an, port);
+    ck_assert_msg(c != NULL, "%s: no connection from port %u", p, port);
+    const struct tn_tcp_infer *f = &c->inf[TN_A2B];
+    double from = tn_time_to_double(c->first) - 0.001, to = tn_time_to_double(c->last) + 0.001;
+    struct kernel_counts k = kernel(vc->dir, port, from, to);
+    unsigned long long ours = f->rexmit[0] + f->rexmit[1] + f->rexmit[3];
+    unsigned drops = vc->upstream ? manifest_uint(vc->dir, "bn1_qdisc_drops") +
+                                        manifest_uint(vc->dir, "bn1_random_loss_drops")
+                                  : 0;
+    ck_assert_msg(ours <= k.rexmits, "%s %s: %llu retransmissions, the kernel sent %u", vc->dir,
+                  vc->pcap, ours, k.rexmits);
+    ck_assert_msg(f->rexmit[2] == 0, "%s %s: %llu spurious retransmissions", vc->dir, vc->pcap,
+                  (unsigned long long)f->rexmit[2]);
+    ck_assert_msg(f->loss_upstream <= drops, "%s %s: lost before the monitor %llu, dropped before it %u",
+                  vc->dir, vc->pcap, (unsigned long long)f->loss_upstream, drops);
+    ck_assert_msg(f->capture_gaps > 0, "%s %s: no capture gap reported", vc->dir, vc->pcap);
+    tn_analyzer_free(an);
+}
+END_TEST
+
 Suite *tn_truth_suite(void)
 {
     Suite *s = suite_create("truth");
@@ -372,6 +414,8 @@ Suite *tn_truth_suite(void)
     tcase_add_loop_test(tc, test_sender_side_against_kernel, 0, (int)(sizeof cases / sizeof cases[0]));
     tcase_add_loop_test(tc, test_receiver_side_cwnd, 0, (int)(sizeof rcv_cases / sizeof rcv_cases[0]));
     tcase_add_loop_test(tc, test_vantage_points_against_kernel, 0,
+                        (int)(sizeof vantage_cases / sizeof vantage_cases[0]));
+    tcase_add_loop_test(tc, test_capture_loss_is_not_network_loss, 0,
                         (int)(sizeof vantage_cases / sizeof vantage_cases[0]));
     suite_add_tcase(s, tc);
     return s;
