@@ -14,6 +14,11 @@
  * at HZ = 100).  An immediate ACK leaves within the receiver's processing time (microseconds). */
 #define TN_DELACK_SEEN_MS (40.0 - 10.0)
 
+/* Linux's longest delayed-ACK timeout (TCP_DELACK_MAX, HZ/5): prompt ACKs farther apart than
+ * this are separate quick-ACK phases (Linux re-enters the mode after an idle, tcp_incr_quickack
+ * in tcp_event_data_recv), not one. */
+#define TN_DELACK_MAX_MS 200.0
+
 /* RFC 1122 §4.2.3.2: "the delay MUST be less than 0.5 seconds". */
 #define TN_DELACK_RFC_MAX_MS 500.0
 
@@ -78,6 +83,8 @@ void tn_ackpol_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn
                      delay >= TN_DELACK_RFC_MAX_MS ? " (over RFC 1122's 500 ms)" : "");
         return;
     }
+    if (s->quick_run && (double)(t - s->quick_last_ns) / 1e6 > TN_DELACK_MAX_MS)
+        quick_end(ctx, c, rd, s);
     if (!s->quick_run) {
         s->quick_first_ts = p->ts;
         s->quick_first_num = p->num;
