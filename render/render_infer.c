@@ -49,9 +49,9 @@ static void sender_block(FILE *out, const struct tn_conn *c, enum tn_dir d)
             "retransmissions:", f->rexmit[0], f->rexmit[1], f->rexmit[3], f->rexmit[2]);
     fprintf(out, "       %-22s %" PRIu64 "\n", "lost before monitor:", f->loss_upstream);
     if (f->capture_gaps)
-        fprintf(out, "       %-22s %" PRIu64 " holes, %" PRIu64 " B not captured (ACKed, or next to the "
+        fprintf(out, "       %-22s %" PRIu64 " hole%s, %" PRIu64 " B not captured (ACKed, or next to the "
                      "sender): counts are lower bounds\n",
-                "capture gaps:", f->capture_gaps, f->capture_gap_bytes);
+                "capture gaps:", f->capture_gaps, f->capture_gaps == 1 ? "" : "s", f->capture_gap_bytes);
     fprintf(out, "       %-22s fast recovery %" PRIu64 ", timeout %" PRIu64 ", zero window %" PRIu64
                  ", idle %" PRIu64 "\n",
             "episodes:", f->episodes_recovery, f->episodes_rto, f->episodes_zero_window,

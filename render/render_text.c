@@ -85,8 +85,8 @@ static void capture_gap_line(FILE *out, const struct tn_analyzer *a)
         holes += h;
     }
     if (touched)
-        fprintf(out, "%s (%zu connection%s, %" PRIu64 " holes the capture missed: their figures are lower bounds)\n",
-                touched > 20 ? " ..." : "", touched, touched == 1 ? "" : "s", holes);
+        fprintf(out, "%s (%zu connection%s, %" PRIu64 " hole%s the capture missed: their figures are lower bounds)\n",
+                touched > 20 ? " ..." : "", touched, touched == 1 ? "" : "s", holes, holes == 1 ? "" : "s");
 }
 
 void tn_report_summary(FILE *out, const struct tn_analyzer *a)
