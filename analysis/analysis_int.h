@@ -151,6 +151,7 @@ struct tn_sender {
     struct tn_event first_loss;/* the slowstart_end a first loss would give (t_ns 0: none) */
     double beta_before;        /* flight when the current fast recovery began (segments) */
     bool beta_pending;         /* waiting for the first flight after that recovery */
+    int64_t beta_after_ns;     /* ... released by an ACK seen at or after this time */
     double *betas;             /* [TN_BETA_MAX] flight after / flight before, per fast
                                 * recovery; allocated at the first */
     unsigned nbetas;

@@ -328,6 +328,10 @@ static void end_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, en
     /* the multiplicative decrease tells the flavour: 0.5 Reno, 0.7 CUBIC (measured on
      * windows of 8 segments or more, where one segment does not blur it) */
     s->beta_pending = s->episode == TN_EP_RECOVERY && s->beta_before >= 8;
+    /* "after" is the flight the first ACK from here on releases: ACKs seen before it may still
+     * wait for the sender's reaction (away from the sender the dupacks of the whole recovery
+     * do, when the retransmission that shows the loss is ACKed at once) */
+    s->beta_after_ns = tn_time_ns(p->ts);
     s->episode = TN_EP_NONE;
     s->rexmit_out = 0;
     s->reno_sacked = 0;
@@ -648,7 +652,7 @@ static void resolve_pending(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp
             s->hystart_event = (long)before;
         }
     }
-    if (s->beta_pending && !pa->in_episode && sent_flight_max > 0) {
+    if (s->beta_pending && !pa->in_episode && pa->t_ns >= s->beta_after_ns && sent_flight_max > 0) {
         if (!s->betas)
             s->betas = tn_xcalloc(TN_BETA_MAX, sizeof *s->betas);
         if (s->nbetas < TN_BETA_MAX)

@@ -3,6 +3,7 @@
  * tcp_probe.csv, manifest.txt; docs/lab.md).  The expected values are read from the kernel's
  * files here, with a parser of this test's own, not from the program's output. */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,6 +298,29 @@ START_TEST(test_receiver_side_cwnd)
 }
 END_TEST
 
+/* Away from the sender the decrease at a loss is measured as at the sender: the flight the first
+ * ACK after the recovery releases over the flight when it began (not the flight a dupack seen
+ * before the retransmission releases).  The kernel's factor is its flavour's: CUBIC 717/1024
+ * (tcp_cubic.c, beta), Reno 1/2 (tcp_reno_ssthresh); within one segment of the smallest window
+ * it is measured on (8 segments): 0.125. */
+START_TEST(test_receiver_side_decrease)
+{
+    const struct sample_case *sc = &rcv_cases[_i];
+    struct tn_analyzer *an;
+    unsigned port;
+    const struct tn_conn *c = load_flow(sc, &an, &port);
+    const struct tn_tcp_infer *f = &c->inf[TN_A2B];
+    char key[64], val[128];
+    snprintf(key, sizeof key, "flow%d_cc", sc->flow);
+    manifest_get(sc->dir, key, val, sizeof val);
+    double expect = strcmp(val, "reno") == 0 ? 0.5 : 717.0 / 1024;
+    if (f->beta_n >= 2)
+        ck_assert_msg(fabs(f->beta - expect) <= 0.125, "%s %s: decrease %.2f (median of %u), the kernel's %s %.2f",
+                      sc->dir, sc->pcap, f->beta, f->beta_n, val, expect);
+    tn_analyzer_free(an);
+}
+END_TEST
+
 /* The samples of issue 11 (BBR, a high bandwidth-delay product with one loss burst of 100+ holes,
  * an application that pauses), graded at every capture point against the kernel (tcp_probe.csv,
  * tcp_retransmit.csv) and the router's drop counters (manifest.txt).  In the single topology
@@ -413,6 +437,7 @@ Suite *tn_truth_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_sender_side_against_kernel, 0, (int)(sizeof cases / sizeof cases[0]));
     tcase_add_loop_test(tc, test_receiver_side_cwnd, 0, (int)(sizeof rcv_cases / sizeof rcv_cases[0]));
+    tcase_add_loop_test(tc, test_receiver_side_decrease, 0, (int)(sizeof rcv_cases / sizeof rcv_cases[0]));
     tcase_add_loop_test(tc, test_vantage_points_against_kernel, 0,
                         (int)(sizeof vantage_cases / sizeof vantage_cases[0]));
     tcase_add_loop_test(tc, test_capture_loss_is_not_network_loss, 0,
