@@ -214,13 +214,14 @@ static void rtt_update(struct tn_sender *s, double r)
 
 /* Pop the segments the ACK of [from, ack) covers; returns an RTT sample in ms, or -1 (none, or
  * ambiguous), and the length of the segment it times in *len.  Karn's rule (RFC 6298 §3): no
- * sample from an ACK that covers a retransmitted segment.  The same holds for data the monitor did not see sent once, in order: a hole in the
- * timed segments (a segment lost before the monitor and filled by its retransmission, or one
- * the capture missed), or data the receiver had already SACKed.  Such an ACK was sent when the
- * hole was filled, not when the timed segment arrived; timing it against the segment (as in
- * recovery, where it covers a window of segments received out of order) would add up to a
- * round trip.  Linux likewise takes no sequence RTT sample when retransmitted data is acked
- * (FLAG_RETRANS_DATA_ACKED in tcp_clean_rtx_queue). */
+ * sample from an ACK that covers a retransmitted segment.  The same holds for data the monitor
+ * did not see sent once, in order: a hole in the timed segments (a segment lost before the
+ * monitor and filled by its retransmission, or one the capture missed), or data the receiver
+ * had already SACKed.  Such an ACK was sent when the hole was filled, not when the timed
+ * segment arrived; timing it against the segment (as in recovery, where it covers a window of
+ * segments received out of order) would add up to a round trip.  Linux likewise takes no
+ * sequence RTT sample when retransmitted data is acked (FLAG_RETRANS_DATA_ACKED in
+ * tcp_clean_rtx_queue). */
 static double seg_ack(struct tn_sender *s, int64_t from, int64_t ack, int64_t t, int64_t *len,
                       struct tn_ack_cover *cv)
 {
