@@ -364,7 +364,7 @@ static unsigned absdiff(unsigned long long a, unsigned long long b)
 START_TEST(test_vantage_points_against_kernel)
 {
     const struct vantage_case *vc = &vantage_cases[_i];
-    const struct sample_case sc = {vc->dir, vc->pcap, vc->flow};
+    const struct sample_case sc = {vc->dir, vc->pcap, vc->flow, false};
     struct tn_analyzer *an;
     unsigned port;
     const struct tn_conn *c = load_flow(&sc, &an, &port);
