@@ -11,6 +11,9 @@
  * the receiver's counters rs, the sender's inference f, and tcp. */
 static const struct tn_dfcp_infer no_dfcp;   /* a connection without DFCP state reads as empty */
 
+/* the receiver's delayed-ACK timer as seen (analysis_ackpolicy.c); < 0 when none was seen */
+#define DELACK_MS(f) tn_ackpol_delack_ms(&(f)->ackpol)
+
 #define TN_ROW_sender                                                                               \
     const struct tn_sender_row *r_ = row;                                                 \
     const struct tn_conn *c = r_->c;                                                      \
@@ -82,7 +85,7 @@ static double srtt_ms(const struct tn_conn *c, enum tn_dir d)
     X(P, cc_confidence, REAL, 2, tn_cell_r(o, tcp && f->flavor != TN_CC_UNKNOWN, f->flavor_confidence)) \
     X(P, cc_evidence, TEXT, 0, tn_cell_s(o, tcp && f->cc_evidence[0], f->cc_evidence))         \
     X(P, ack_ratio, REAL, 2, tn_cell_r(o, tcp && rs->pure_acks, (double)s->data_pkts / (double)rs->pure_acks)) \
-    X(P, delack_timeout_ms, REAL, 3, tn_cell_r(o, false, 0))                                        \
+    X(P, delack_timeout_ms, REAL, 3, tn_cell_r(o, tcp && DELACK_MS(f) >= 0, DELACK_MS(f)))          \
     X(P, syn_retries, UINT, 0, tn_cell_u(o, tcp && s->syn, s->syn - 1))                             \
     X(P, setup_s, REAL, 6, tn_cell_r(o, tcp && c->handshake_seen && c->hs_ack_ns,                   \
                                   (double)(c->hs_ack_ns - tn_time_ns(c->d[TN_A2B].first)) / 1e9)) \
