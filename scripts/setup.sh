@@ -10,7 +10,7 @@ PACKAGES=(
   libpcap-dev libtrace3-dev libncurses-dev libcairo2-dev libcsv-dev check libsubunit-dev nettle-dev
   libtrace-tools
   tshark tcptrace tcpdump iperf3 iproute2 iptables ethtool iputils-ping jq tmux
-  libxml2-utils fonts-dejavu-core gzip bzip2 xz-utils zstd procps bc time
+  libxml2-utils fonts-dejavu-core gzip bzip2 xz-utils zstd procps bc time python3 git
   ns2
 )
 
