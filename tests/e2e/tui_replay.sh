@@ -64,6 +64,11 @@ wait_for() {   # pattern, seconds
     done
     return 1
 }
+# A new session replaces the old one only once it runs: killing the server's last session first
+# makes the server exit, and a client that connects meanwhile gets "server exited unexpectedly".
+next_session() {
+    $T rename-session -t tui old && $T new-session -d -s tui "$@" && $T kill-session -t old
+}
 screen() { sleep 0.6; $T capture-pane -p -t tui > "$TMP/screen"; }
 
 $T new-session -d -s tui -x 160 -y 40 \
@@ -149,8 +154,7 @@ grep -q "packets read:  1353" "$TMP/final" || fail "final summary"
 echo "ok: final report"
 
 # 8. monochrome: TERM=vt100 (no colours), ASCII plots without a UTF-8 locale
-$T kill-session -t tui
-$T new-session -d -s tui -x 80 -y 24 "env LC_ALL=C TERM=vt100 $BIN --tui $SAMPLE; echo TN_EXIT=\$?; sleep 60"
+next_session -x 80 -y 24 "env LC_ALL=C TERM=vt100 $BIN --tui $SAMPLE; echo TN_EXIT=\$?; sleep 60"
 wait_for "END OF TRACE" 20 || fail "vt100: the dashboard did not reach the end"
 $T send-keys -t tui j Enter; screen
 grep -q "Sequence" "$TMP/screen" || fail "vt100: detail view"
@@ -164,8 +168,7 @@ DB=$SRC/samples/dumbbell-cubic-rtt
 if [ -f "$DB/snd1_eth0.pcap" ] && [ -f "$DB/snd2_eth0.pcap" ]; then
     read -r djain dn < <("$BIN" -q --fairness-by conn "$DB/snd1_eth0.pcap" "$DB/snd2_eth0.pcap" |
         awk '/^Fairness \(by conn, / { n = $4 + 0 } /Jain.s fairness index:/ { printf "%.3f %d\n", $4, n }')
-    $T kill-session -t tui
-    $T new-session -d -s tui -x 120 -y 30 \
+    next_session -x 120 -y 30 \
         "env LC_ALL=$UTF TERM=xterm-256color $BIN --tui $DB/snd1_eth0.pcap $DB/snd2_eth0.pcap; sleep 60"
     wait_for "END OF TRACE" 20 || fail "dumbbell: the dashboard did not reach the end"
     $T send-keys -t tui 3; screen
