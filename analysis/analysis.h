@@ -617,7 +617,8 @@ size_t tn_truth_compare(const struct tn_truth *t, const struct tn_analyzer *a, s
 
 /* Significant connections (analysis_signif.c): one rule for every multi-flow view.  A
  * connection with data counts when it carried at least TN_SIGNIF_SHARE of the largest
- * considered connection's bytes (control connections do not); all = --all-connections. */
+ * considered connection's bytes (control connections do not), or more than an initial window
+ * (RFC 6928) in one direction; all = --all-connections. */
 #define TN_SIGNIF_SHARE 0.01
 struct tn_signif {
     uint64_t max_bytes;        /* data bytes of the largest considered connection */

@@ -63,7 +63,8 @@ static void report_fairness(FILE *out, const struct tn_fairness *f)
                 (double)f->window_ns / 1e6, mn, avg, mx, f->jain_series.n);
     }
     if (f->nexcluded) {
-        fprintf(out, "  left out (under 1%% of the largest flow's bytes, e.g. control connections):");
+        fprintf(out, "  left out (under 1%% of the largest flow's bytes and within an initial window, e.g. control"
+                     " connections):");
         for (size_t i = 0; i < f->nexcluded; i++)
             fprintf(out, " conn %u", f->excluded[i]);
         fputc('\n', out);

@@ -56,7 +56,8 @@ void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_sele
     tn_signif_init(&sig, a, NULL, 0, false);
     if (sig.kept == sig.total)
         return;
-    fprintf(out, "  not significant (under 1%% of the largest connection's data bytes, e.g. control connections;\n"
+    fprintf(out, "  not significant (under 1%% of the largest connection's data bytes and within an initial\n"
+                 "  window each way, e.g. control connections;\n"
                  "  left out of fairness, experiments and figure sets unless --all-connections):");
     for (size_t i = 0; i < n; i++) {
         const struct tn_conn *c = tn_analyzer_conn(a, i);

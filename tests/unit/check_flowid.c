@@ -100,6 +100,43 @@ START_TEST(test_significance)
 }
 END_TEST
 
+/* A starved competitor: 6000 bytes beside 700,000 is under 1% (7000) but more than an initial
+ * window (no MSS option: SMSS 536, RFC 6928 IW = min(5360, max(1072, 14600)) = 5360), so it
+ * counts; a 37-byte control connection does not. */
+START_TEST(test_significance_starved)
+{
+    struct tn_analysis_cfg cfg = {0};
+    struct tn_analyzer *an = tn_analyzer_new(&cfg);
+    int64_t t = T0;
+    for (uint32_t i = 0; i < 700; i++) {   /* conn 1: 700 x 1000 bytes from the client */
+        struct tn_pkt p = tn_test_tcp(true, 1 + i * 1000, 1, TN_TCP_ACK, 1000, 1000, t += 1000, i + 1);
+        p.sport = 50000;
+        p.dport = 5201;
+        tn_analyzer_add(an, &p, TN_DIS_OK, "t");
+    }
+    for (uint32_t i = 0; i < 6; i++) {     /* conn 2: 6 x 1000 bytes */
+        struct tn_pkt p = tn_test_tcp(true, 1 + i * 1000, 1, TN_TCP_ACK, 1000, 1000, t += 1000, 800 + i);
+        p.sport = 50001;
+        p.dport = 5201;
+        tn_analyzer_add(an, &p, TN_DIS_OK, "t");
+    }
+    struct tn_pkt p = tn_test_tcp(true, 1, 1, TN_TCP_ACK | TN_TCP_PSH, 1000, 37, t += 1000, 900);
+    p.sport = 50002;                       /* conn 3: 37 bytes */
+    p.dport = 5201;
+    tn_analyzer_add(an, &p, TN_DIS_OK, "t");
+    tn_analyzer_finish(an);
+    ck_assert_uint_eq(tn_analyzer_conn_count(an), 3);
+    struct tn_signif s;
+    tn_signif_init(&s, an, NULL, 0, false);
+    ck_assert_uint_eq(s.max_bytes, 700000);
+    ck_assert_uint_eq(s.total, 3);
+    ck_assert_uint_eq(s.kept, 2);
+    ck_assert(tn_signif_keep(&s, tn_analyzer_conn(an, 1)));
+    ck_assert(!tn_signif_keep(&s, tn_analyzer_conn(an, 2)));
+    tn_analyzer_free(an);
+}
+END_TEST
+
 Suite *tn_flowid_suite(void)
 {
     Suite *s = suite_create("flowid");
@@ -107,6 +144,7 @@ Suite *tn_flowid_suite(void)
     tcase_add_test(tc, test_default_key);
     tcase_add_test(tc, test_rules);
     tcase_add_test(tc, test_significance);
+    tcase_add_test(tc, test_significance_starved);
     suite_add_tcase(s, tc);
     return s;
 }
