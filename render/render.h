@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "analysis.h"
+#include "views.h"
 #include "common.h"
 
 /* Which connections to show: all when n == 0, else those whose idx is listed. */

@@ -14,7 +14,7 @@ set -u
 export LC_ALL=C
 src=${1:?source dir}
 bld=${2:?build dir}
-layers="common capture ns2 dissect analysis render cli"
+layers="common capture ns2 dissect anon analysis views render cli"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$src" || exit 1
@@ -46,6 +46,7 @@ while IFS= read -r o; do
 done < <(find "$bld/CMakeFiles" -path '*/tn_common.dir/*' -name '*.c.o' -o \
               -path '*/tn_capture.dir/*' -name '*.c.o' -o -path '*/tn_ns2.dir/*' -name '*.c.o' -o \
               -path '*/tn_dissect.dir/*' -name '*.c.o' -o -path '*/tn_analysis.dir/*' -name '*.c.o' -o \
+              -path '*/tn_anon.dir/*' -name '*.c.o' -o -path '*/tn_views.dir/*' -name '*.c.o' -o \
               -path '*/tn_render.dir/*' -name '*.c.o' -o -path '*/tcptrace-ng.dir/*' -name '*.c.o')
 if [ "$nobj" -lt 10 ]; then
     echo "only $nobj object files under $bld/CMakeFiles: build first"; exit 1

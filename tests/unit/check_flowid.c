@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "views.h"
 #include "tcp_pkt_helper.h"
 
 static const int64_t T0 = 1000000000000;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "views.h"
 #include "ns2.h"
 
 #define EPS 1e-9

@@ -1,4 +1,4 @@
-/* analysis_fairness.c - Jain's fairness index, throughput ratios and shares of competing flows.
+/* views_fairness.c - Jain's fairness index, throughput ratios and shares of competing flows.
  *
  * R. Jain, D. Chiu, W. Hawe, "A Quantitative Measure of Fairness and Discrimination for Resource
  * Allocation in Shared Computer Systems", DEC-TR-301 (1984): J = (sum x)^2 / (n sum x^2).
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_int.h"
+#include "views.h"
 
 double tn_jain_index(const double *x, size_t n)
 {

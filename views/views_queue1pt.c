@@ -1,4 +1,4 @@
-/* analysis_queue1pt.c - router queue estimated from one capture point.
+/* views_queue1pt.c - router queue estimated from one capture point.
  *
  * Without a second capture point the queue is invisible, but its effect is not: every packet
  * that waits in the bottleneck queue comes back with a longer RTT.  Assumptions (printed with
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_int.h"
+#include "views.h"
 
 static int dbl_cmp(const void *x, const void *y)
 {

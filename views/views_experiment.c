@@ -1,10 +1,10 @@
-/* analysis_experiment.c - several labelled traces in one table (experiment.csv rows). */
+/* views_experiment.c - several labelled traces in one table (experiment.csv rows). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_int.h"
+#include "views.h"
 
 static double duration_s(const struct tn_conn *c)
 {

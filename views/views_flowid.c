@@ -1,4 +1,4 @@
-/* analysis_flowid.c - a flow's identity across traces of an experiment.
+/* views_flowid.c - a flow's identity across traces of an experiment.
  *
  * Connections are numbered by their first packet, so "connection 2" is one host in one trace and
  * another in the next.  A flow is named instead by a --flow NAME=SPEC rule it matches, or by a
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_int.h"
+#include "views.h"
 
 static int parse_addr(const char *s, size_t len, struct tn_addr *a)
 {

@@ -1,4 +1,4 @@
-/* analysis_queue2pt.c - router queue from two capture points: ingress and egress of one router.
+/* views_queue2pt.c - router queue from two capture points: ingress and egress of one router.
  *
  * The same packet is recognized on both sides by the fields a router does not change: addresses,
  * ports, IP identification, TCP sequence and acknowledgment numbers, flags and payload length
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_int.h"
+#include "views.h"
 
 struct q2key {
     struct tn_addr src, dst;

@@ -1,4 +1,4 @@
-/* analysis_linkq.c - exact link queue occupancy from a simulator's queue events (ns-2 traces).
+/* views_linkq.c - exact link queue occupancy from a simulator's queue events (ns-2 traces).
  *
  * ns-2's trace objects write '+' when a packet is handed to a link's queue, '-' when the queue
  * releases it to the link, and 'd' when the queue discards it (a drop-tail queue discards on
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_int.h"
+#include "views.h"
 
 struct tn_linkq {
     struct tn_linkq_link *links;

@@ -1,4 +1,4 @@
-/* analysis_signif.c - which connections count in the multi-flow views.
+/* views_signif.c - which connections count in the multi-flow views.
  *
  * One rule everywhere (fairness, experiments, parallel transfers, the figure sets, the dashboard):
  * a connection is significant when it carried at least TN_SIGNIF_SHARE of the bytes of the
@@ -10,7 +10,7 @@
  * congestion control governed it and it competed (a starved flow beside a large one is exactly
  * what a fairness view must show).  --all-connections keeps them all.
  */
-#include "analysis_int.h"
+#include "views.h"
 
 static uint64_t bytes_of(const struct tn_conn *c)
 {

@@ -1,4 +1,4 @@
-/* analysis_parallel.c - parallel transfers: connections of one host pair started together.
+/* views_parallel.c - parallel transfers: connections of one host pair started together.
  *
  * psock and GridFTP striping open several connections between the same two hosts at about the
  * same moment and spread one transfer over them.  Here: connections with data, of the same
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_int.h"
+#include "views.h"
 
 static bool same_pair(const struct tn_conn *x, const struct tn_conn *y)
 {
