@@ -239,6 +239,7 @@ void tn_analyzer_add(struct tn_analyzer *a, const struct tn_pkt *p, int status, 
     else
         tn_dfcp_conn_pkt(&a->ctx, cp, d, p);
     closed_conns(a, cp, (size_t)idx, tn_time_ns(p->ts));
+    a->ctx.pkt = NULL;   /* p is the caller's: it is gone when this returns */
 }
 
 

@@ -260,7 +260,8 @@ void tn_flowtab_set(struct tn_flowtab *t, uint64_t hash, long idx, tn_flow_match
 /* What every handler may read: the configuration. */
 struct tn_analyzer_ctx {
     const struct tn_analysis_cfg *cfg;
-    const struct tn_pkt *pkt;  /* the packet being analyzed (for events found on its way) */
+    const struct tn_pkt *pkt;  /* the packet being analyzed (for events found on its way);
+                                * NULL outside tn_analyzer_add (finish, retirement) */
 };
 
 /* The analyzer (analysis_analyzer.c; its table is kept bounded by analysis_evict.c). */

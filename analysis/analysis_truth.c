@@ -66,7 +66,7 @@ static void quantiles(double *v, size_t n, double *med, double *p90)
         *med = *p90 = -1;
         return;
     }
-    qsort(v, n, sizeof *v, cmp_dbl);
+    tn_sort(v, n, sizeof *v, cmp_dbl);
     *med = v[n / 2];
     *p90 = v[(size_t)((double)(n - 1) * 0.9)];
 }

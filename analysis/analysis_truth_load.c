@@ -21,6 +21,11 @@ static int64_t parse_time_ns(const char *s)
 {
     char *end;
     long long sec = strtoll(s, &end, 10);
+    /* a number from a file: held to what nanoseconds can count before it is scaled */
+    if (sec > TN_TIME_SEC_LIM)
+        sec = TN_TIME_SEC_LIM;
+    else if (sec < -TN_TIME_SEC_LIM)
+        sec = -TN_TIME_SEC_LIM;
     int64_t ns = (int64_t)sec * 1000000000;
     if (*end == '.') {
         int64_t frac = 0, scale = 100000000;
@@ -147,7 +152,7 @@ static int load_probe_csv(struct tn_truth *t, FILE *fp, const char *path, struct
         double d = strtod(f[ix[P_NXT]], NULL) - strtod(f[ix[P_UNA]], NULL);
         if (d < -2147483648.0)
             d += 4294967296.0;   /* snd_nxt wrapped past snd_una */
-        p->inflight = (int64_t)d;
+        p->inflight = tn_sat_i64(d);
         p->cwnd = strtod(f[ix[P_CWND]], NULL);
         p->ssthresh = strtod(f[ix[P_SSTHRESH]], NULL);
         p->srtt_ms = strtod(f[ix[P_SRTT]], NULL) / 1000.0;
@@ -200,7 +205,7 @@ static int probe_text(struct tn_truth *t, const char *line, const char *path, un
     double d = (double)strtoul(v[2], NULL, 16) - (double)strtoul(v[3], NULL, 16);
     if (d < -2147483648.0)
         d += 4294967296.0;
-    p->inflight = (int64_t)d;
+    p->inflight = tn_sat_i64(d);
     p->cwnd = strtod(v[4], NULL);
     p->ssthresh = strtod(v[5], NULL);
     p->srtt_ms = strtod(v[6], NULL) / 1000.0;
@@ -275,7 +280,7 @@ static int load_ss(struct tn_truth *t, FILE *fp, const char *path, struct tn_err
         p->cwnd = cwnd;
         p->ssthresh = ssthresh;
         p->srtt_ms = srtt;
-        p->inflight = (int64_t)(unacked * mss);
+        p->inflight = tn_sat_i64(unacked * mss);
         src[0] = 0;   /* one info line per socket line */
     }
     if (!stamps)

@@ -19,7 +19,7 @@
 static const struct tn_capture_ops *const formats[] = {
     &tn_capture_pcap_ops,
     &tn_capture_pcapng_ops,
-    &tn_capture_libtrace_ops,   /* ERF: no magic, so last */
+    &tn_capture_erf_ops,   /* ERF: no magic, so last */
 };
 
 static const struct {
@@ -62,7 +62,8 @@ struct tn_time tn_capture_ts_scaled(uint64_t ts, bool binary, unsigned exp)
     if (binary) {
         /* units of 2^-exp s; exp <= 63 */
         uint64_t frac = exp ? ts & ((UINT64_C(1) << exp) - 1) : 0;
-        t.sec = (int64_t)(exp ? ts >> exp : ts);
+        uint64_t s = exp ? ts >> exp : ts;
+        t.sec = s > (uint64_t)TN_TIME_SEC_LIM ? TN_TIME_SEC_LIM : (int64_t)s;
         /* frac * 1e9 must fit 64 bits: drop low bits beyond 2^-34 (< 0.06 ns) first */
         unsigned e = exp;
         if (e > 34) {
@@ -77,7 +78,8 @@ struct tn_time tn_capture_ts_scaled(uint64_t ts, bool binary, unsigned exp)
     for (unsigned i = 0; i < exp; i++)
         div *= 10;
     uint64_t frac = ts % div;
-    t.sec = (int64_t)(ts / div);
+    uint64_t s = ts / div;
+    t.sec = s > (uint64_t)TN_TIME_SEC_LIM ? TN_TIME_SEC_LIM : (int64_t)s;
     if (exp <= 9) {
         uint64_t mul = 1;
         for (unsigned i = exp; i < 9; i++)
@@ -131,7 +133,7 @@ static int open_compressed(struct tn_capture *c, const char *path, const char *h
     struct tn_err werr;
     if (tn_capture_wandio_fopen(&fp, path, c->name, &werr) < 0) {
         /* No usable libwandio here: libtrace can still read compressed pcap and ERF. */
-        bool erf = tn_capture_libtrace_ops.probe((const uint8_t *)"", 0, path);
+        bool erf = tn_capture_erf_probe((const uint8_t *)"", 0, path);
         if (open_compressed_libtrace(c, path, erf, err) == 0)
             return 0;
         return tn_err_set(err, TN_EFORMAT, "%s: %s-compressed file that cannot be read (%s)",
@@ -156,13 +158,11 @@ static int open_compressed(struct tn_capture *c, const char *path, const char *h
                           "compression)", c->name, how);
     struct tn_capture_input in = {.path = path, .name = c->name, .magic = m, .magic_len = len,
                                   .compressed = true};
-    if (ops != &tn_capture_libtrace_ops) {
-        int r = tn_capture_wandio_fopen(&fp, path, c->name, err);
-        if (r < 0)
-            return r;
-        in.fp = fp;
-    }
-    int r = ops->open(&c->st, &in, err);
+    int r = tn_capture_wandio_fopen(&fp, path, c->name, err);
+    if (r < 0)
+        return r;
+    in.fp = fp;
+    r = ops->open(&c->st, &in, err);
     if (r == 0)
         c->ops = ops;
     return r;
@@ -351,6 +351,12 @@ int tn_capture_next(struct tn_capture *c, struct tn_frame *f, struct tn_err *err
             }
         }
         if (r == 1) {
+            /* absurd time stamps (pcapng offsets and resolutions allow +-2^64 s) are held to
+             * what nanoseconds can count, so nothing downstream overflows */
+            if (f->ts.sec > TN_TIME_SEC_LIM)
+                f->ts.sec = TN_TIME_SEC_LIM;
+            else if (f->ts.sec < -TN_TIME_SEC_LIM)
+                f->ts.sec = -TN_TIME_SEC_LIM;
             f->num = ++c->num;
             f->source = c->name;
             c->stats.frames++;

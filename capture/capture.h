@@ -97,7 +97,7 @@ uint32_t tn_capture_snaplen(const struct tn_capture *c);
 
 void tn_capture_get_stats(struct tn_capture *c, struct tn_capture_stats *st);
 
-/* Name of the backend reading the current file ("pcap", "pcapng-own", "libtrace", "live"). */
+/* Name of the backend reading the current file ("pcap", "pcapng-own", "erf", "libtrace", "live"). */
 const char *tn_capture_backend(const struct tn_capture *c);
 
 /* ERF record type (1 = HDLC_POS, 2 = ETH, 3 = ATM, ...) of the last frame delivered, when it

@@ -64,7 +64,11 @@ struct tn_capture_ops {
 
 extern const struct tn_capture_ops tn_capture_pcap_ops;
 extern const struct tn_capture_ops tn_capture_pcapng_ops;
-extern const struct tn_capture_ops tn_capture_libtrace_ops;
+extern const struct tn_capture_ops tn_capture_erf_ops;
+extern const struct tn_capture_ops tn_capture_libtrace_ops;   /* by URI only: no probe, no open */
+
+/* Does a trace starting with m (or named path) look like ERF?  capture_erf.c. */
+bool tn_capture_erf_probe(const uint8_t *m, size_t len, const char *path);
 
 /* Live capture (capture_pcap.c); not in the probe list. */
 extern const struct tn_capture_ops tn_capture_live_ops;

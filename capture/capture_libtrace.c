@@ -1,5 +1,6 @@
-/* capture_libtrace.c - libtrace 3.0.22 backend: ERF files (plain or compressed), and compressed
- * pcap when libwandio cannot be loaded directly.
+/* capture_libtrace.c - libtrace 3.0.22 backend, only for compressed pcap and ERF when libwandio
+ * cannot be loaded directly (opened by URI, never probed).  Plain and decompressed ERF is read
+ * by capture_erf.c: libtrace asserts on records shorter than their framing.
  *
  * Reference: libtrace.h (trace_create URIs "erf:PATH", "pcapfile:PATH"; trace_get_packet_buffer
  * returns the link layer with its libtrace_linktype_t); ERF record header: Endace "Extensible
@@ -48,11 +49,6 @@ static int map_linktype(libtrace_linktype_t t)
 
 enum {
     ATM_CELL_HDR = 4,
-    ERF_HDR = 16,
-    ERF_TYPE_META = 27,
-    ERF_TYPE_PAD = 48,
-    ERF_FLAG_VLEN = 0x04,
-    ERF_MAX_GAP_S = 86400,   /* probe: most seconds between two consecutive records */
 };
 
 struct ltrace {
@@ -60,71 +56,6 @@ struct ltrace {
     libtrace_packet_t *pkt;
     int erf_type;
 };
-
-/* One ERF record header that makes sense: a known type (1-27 as libtrace 3.0.22 knows them, or
- * 48 PAD), no reserved flag bits, rlen covering the header and, when the varying-length flag is
- * set, a multiple of 8 (such records are padded to 64 bits; fixed-size ATM cells are 68 bytes),
- * a wire length that accounts for rlen unless it is padding or metadata, a time stamp that is
- * not zero and whose seconds are a plausible date.  Returns rlen, or 0. */
-static unsigned erf_rec_ok(const uint8_t *h, uint64_t *ts)
-{
-    *ts = 0;
-    for (int i = 7; i >= 0; i--)
-        *ts = *ts << 8 | h[i];
-    uint32_t sec = (uint32_t)(*ts >> 32);
-    unsigned type = h[8] & 0x7f;
-    unsigned flags = h[9];
-    unsigned rlen = (unsigned)h[10] << 8 | h[11];
-    unsigned wlen = (unsigned)h[14] << 8 | h[15];
-    bool pad = type == ERF_TYPE_PAD, meta = type == ERF_TYPE_META;
-    if (!((type >= 1 && type <= 27) || pad) || (flags & 0xc0) || rlen < ERF_HDR)
-        return 0;
-    if ((flags & ERF_FLAG_VLEN) && rlen % 8)
-        return 0;
-    /* what a record holds past its header: at most the frame plus padding to 64 bits, a few
-     * bytes of per-type header and some extension headers; generous, random rlens still fail */
-    if (!pad && !meta && (wlen == 0 || rlen > ERF_HDR + wlen + 64))
-        return 0;
-    if (*ts == 0 || sec < 315532800u /* 1980 */ || sec > 4102444800u /* 2100 */)
-        return 0;
-    return rlen;
-}
-
-/* ERF has no magic number: a ".erf" name (before any compression suffix), or leading bytes that
- * are a chain of sensible record headers (erf_rec_ok) with non-decreasing time stamps no more
- * than a day apart: at least
- * two, or one that spans the whole file when the file is shorter than the probe.  One header's
- * worth of checks lets about 3% of random files through; a chain does not (check_capture's
- * random-file test). */
-static bool erf_probe(const uint8_t *m, size_t len, const char *path)
-{
-    static const char *const exts[] = {".erf", ".erf.gz", ".erf.bz2", ".erf.xz", ".erf.lzo",
-                                       ".erf.zst"};
-    size_t pl = path ? strlen(path) : 0;
-    for (size_t i = 0; i < TN_ARRAY_LEN(exts); i++) {
-        size_t el = strlen(exts[i]);
-        if (pl > el && strcmp(path + pl - el, exts[i]) == 0)
-            return true;
-    }
-    size_t off = 0;
-    unsigned n = 0;
-    uint64_t prev = 0;
-    while (len - off >= ERF_HDR) {
-        uint64_t ts;
-        unsigned rlen = erf_rec_ok(m + off, &ts);
-        /* non-decreasing, and the next record within a day (random seconds almost never are) */
-        if (rlen == 0 || ts < prev || (n > 0 && (ts >> 32) - (prev >> 32) > ERF_MAX_GAP_S))
-            return false;
-        prev = ts;
-        n++;
-        off += rlen;
-        if (off >= len)
-            break;
-    }
-    if (n >= 2)
-        return true;
-    return n == 1 && len < TN_PROBE_LEN && off == len;   /* the whole (one-record) file */
-}
 
 static int ltrace_err(libtrace_t *t, int code, const char *name, const char *what,
                       struct tn_err *err)
@@ -159,19 +90,6 @@ int tn_capture_libtrace_open_uri(void **st, const char *uri, const char *name,
         tn_fatal("out of memory (libtrace packet)");
     *st = lt;
     return 0;
-}
-
-static int ltrace_open(void **st, const struct tn_capture_input *in, struct tn_err *err)
-{
-    /* libtrace opens the file itself (through libwandio, so compressed ERF works too). */
-    if (in->fp)
-        fclose(in->fp);
-    size_t n = strlen(in->path) + 5;
-    char *uri = tn_xmalloc(n);
-    snprintf(uri, n, "erf:%s", in->path);
-    int r = tn_capture_libtrace_open_uri(st, uri, in->name, err);
-    free(uri);
-    return r;
 }
 
 /* 32.32 fixed point -> seconds + nanoseconds, rounded to nearest as Wireshark does. */
@@ -251,8 +169,6 @@ static int ltrace_erf_type(void *st)
 
 const struct tn_capture_ops tn_capture_libtrace_ops = {
     .name = "libtrace",
-    .probe = erf_probe,
-    .open = ltrace_open,
     .next = ltrace_next,
     .close = ltrace_close,
     .erf_type = ltrace_erf_type,

@@ -1,18 +1,19 @@
 /* capture_pcap.c - libpcap backends: classic pcap files (us and ns) and live interfaces.
  *
- * Plain files are mapped and read in place (see "offline" below); other inputs are read with
+ * Plain files are read by our own record reader (see "offline" below); other inputs are read with
  * pcap_fopen_offline_with_tstamp_precision(PCAP_TSTAMP_PRECISION_NANO), so a microsecond file's
  * time stamps are scaled by libpcap to exact nanoseconds and a nanosecond file's are kept.
  * Reference: pcap-savefile(5), pcap_next_ex(3PCAP), pcap_create(3PCAP), pcap_activate(3PCAP).
  */
 #include "capture_int.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pcap/pcap.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,12 +41,15 @@ static int dlt_to_linktype(int dlt)
 
 /* ---- offline ----
  *
- * A plain file is mapped (mmap) and read in place: a frame's data is a pointer into the mapping,
- * with no read() per record and no copy (libpcap's loop is fread + memcpy per record, a quarter
- * of the whole run on large traces).  The record reader follows libpcap 1.10's sf-pcap.c so that
- * frames, lengths, time stamps, link types and the truncation messages are the same on both
+ * A plain file is read by our own record reader in large chunks (pread of 1 MiB, more for a
+ * larger record) into one buffer, and a frame's data is a pointer into it: one system call per
+ * chunk and no allocation or copy per record (libpcap's loop is fread + memcpy per record, a
+ * quarter of the whole run on large traces).  It used to map the file, but a mapped file that is
+ * truncated while it is read (tcpdump -C/-W rotation) kills the process with SIGBUS; reading
+ * sees the new end instead, and says so.  The record reader follows libpcap 1.10's sf-pcap.c so
+ * that frames, lengths, time stamps, link types and the truncation messages are the same on both
  * paths.  Standard input, pipes and decompressed streams go through libpcap, as does any file
- * whose header the mapped reader does not take (libpcap then gives its own message).
+ * whose header this reader does not take (libpcap then gives its own message).
  *
  * File header (24 bytes): magic, version major (2) / minor, thiszone, sigfigs, snaplen,
  * linktype (low 26 bits; FCS bits above).  Record header: ts_sec, ts_usec (ns in nanosecond
@@ -60,27 +64,28 @@ enum {
     PCAP_MAX_SNAPLEN = 262144,     /* libpcap's MAXIMUM_SNAPLEN */
 };
 
-/* Pages already read are given back every this many bytes, so that the mapping does not grow
- * the resident set with the file (memory must stay flat in packet count). */
-#define PCAP_RELEASE_STEP ((size_t)1 << 20)
+#define PCAP_CHUNK ((size_t)1 << 20)   /* bytes read at a time */
 
 enum lengths { LEN_NOT_SWAPPED, LEN_MAYBE_SWAPPED, LEN_SWAPPED };
 
 struct pcapfile {
-    pcap_t *p;                /* libpcap reader, or NULL when mapped */
+    pcap_t *p;                /* libpcap reader, or NULL for our own */
     int linktype;
     bool compressed;
 
-    /* mapped reader */
-    const uint8_t *map;
-    size_t size, off;
+    /* own reader */
+    FILE *fp;                 /* owned; read with pread on its descriptor */
+    int fd;
+    uint8_t *buf;             /* bytes [pos, len) of the buffer are read but not used yet */
+    size_t bufcap, pos, len;
+    uint64_t buf_off;         /* file offset of buf[0] */
+    uint64_t size_at_open;
+    bool eof, ioerr;
     bool swap, nsec;
     unsigned rec_hdr;
     enum lengths lengths;
     uint32_t snapshot, max_snap;
     uint64_t frames;
-    size_t released;          /* pages before this offset are given back (MADV_DONTNEED) */
-    size_t page;
 };
 
 static bool pcapfile_probe(const uint8_t *m, size_t len, const char *path)
@@ -118,20 +123,49 @@ static uint32_t mm32(const struct pcapfile *pf, const uint8_t *p)
     return pf->swap ? __builtin_bswap32(v) : v;
 }
 
-/* Map fp's file when it is a plain file with a header this reader takes; false otherwise (the
+/* The next n bytes of the file as a pointer into the buffer, valid until the next call; *got <
+ * n only at the end of the file as it is now (or on a read error: pf->ioerr). */
+static const uint8_t *take(struct pcapfile *pf, size_t n, size_t *got)
+{
+    if (pf->len - pf->pos < n && !pf->eof) {
+        size_t have = pf->len - pf->pos;
+        if (pf->pos && have)
+            memmove(pf->buf, pf->buf + pf->pos, have);
+        pf->buf_off += pf->pos;
+        pf->pos = 0;
+        pf->len = have;
+        tn_grow((void **)&pf->buf, &pf->bufcap, n > PCAP_CHUNK ? n : PCAP_CHUNK, 1);
+        while (pf->len < n) {
+            ssize_t r = pread(pf->fd, pf->buf + pf->len, pf->bufcap - pf->len,
+                              (off_t)(pf->buf_off + pf->len));
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0) {
+                pf->ioerr = r < 0;
+                pf->eof = true;
+                break;
+            }
+            pf->len += (size_t)r;
+        }
+    }
+    size_t have = pf->len - pf->pos;
+    *got = have < n ? have : n;
+    const uint8_t *p = pf->buf + pf->pos;
+    pf->pos += *got;
+    return p;
+}
+
+/* Take fp's file when it is a plain file with a header this reader takes; false otherwise (the
  * caller goes on with libpcap, fp untouched). */
-static bool pcapfile_map(struct pcapfile *pf, FILE *fp)
+static bool pcapfile_own(struct pcapfile *pf, FILE *fp)
 {
     int fd = fileno(fp);
     struct stat sb;
-    if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size < PCAP_FILE_HDR ||
-        (uint64_t)sb.st_size > SIZE_MAX)
+    if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size < PCAP_FILE_HDR)
         return false;
-    size_t size = (size_t)sb.st_size;
-    void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (m == MAP_FAILED)
+    uint8_t h[PCAP_FILE_HDR];
+    if (pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h)
         return false;
-    const uint8_t *h = m;
     uint32_t magic;
     memcpy(&magic, h, 4);
     bool swap = false;
@@ -148,10 +182,8 @@ static bool pcapfile_map(struct pcapfile *pf, FILE *fp)
         minor = __builtin_bswap16(minor);
     }
     if (!(magic == 0xa1b2c3d4u || magic == 0xa1b23c4du || magic == 0xa1b2cd34u) ||
-        !((major == 2 && minor <= 4) || (major == 543 && minor == 0))) {
-        munmap(m, size);
+        !((major == 2 && minor <= 4) || (major == 543 && minor == 0)))
         return false;          /* libpcap says what is wrong */
-    }
     pf->nsec = magic == 0xa1b23c4du;
     pf->rec_hdr = magic == 0xa1b2cd34u ? PCAP_REC_HDR_KUZNETSOV : PCAP_REC_HDR;
     pf->lengths = major == 543 || (major == 2 && minor < 3) ? LEN_SWAPPED
@@ -163,33 +195,54 @@ static bool pcapfile_map(struct pcapfile *pf, FILE *fp)
     pf->snapshot = mm32(pf, h + 16);
     if (pf->snapshot == 0 || pf->snapshot > pf->max_snap)
         pf->snapshot = pf->max_snap;    /* pcap_adjust_snapshot */
-    (void)madvise(m, size, MADV_SEQUENTIAL);
-    pf->map = h;
-    pf->size = size;
-    pf->off = PCAP_FILE_HDR;
-    long pg = sysconf(_SC_PAGESIZE);
-    pf->page = pg > 0 ? (size_t)pg : 4096;
+    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    pf->fp = fp;
+    pf->fd = fd;
+    pf->buf_off = PCAP_FILE_HDR;
+    pf->size_at_open = (uint64_t)sb.st_size;
     return true;
 }
 
-static int mapped_next(struct pcapfile *pf, struct tn_frame *f, uint64_t num, const char *name,
+/* A file that ends before the size it had when opened was cut while it was read (tcpdump -C/-W
+ * rotation), one that ends after it grew: what was there has been read; say so.  0 when the
+ * file ends where it did when opened. */
+static int end_of_file(struct pcapfile *pf, uint64_t num, const char *name, size_t left,
                        struct tn_err *err)
 {
-    if (pf->off - pf->released >= PCAP_RELEASE_STEP) {
-        /* the previous frame is no longer borrowed: everything before this record can go (the
-         * pages stay in the page cache; only this process's mapping of them is dropped) */
-        size_t end = pf->off & ~(pf->page - 1);
-        (void)madvise((void *)(pf->map + pf->released), end - pf->released, MADV_DONTNEED);
-        pf->released = end;
-    }
-    size_t left = pf->size - pf->off;
-    if (left == 0)
-        return 0;
-    if (left < pf->rec_hdr)
+    uint64_t end = pf->buf_off + pf->len;
+    if (pf->ioerr)
+        return tn_err_set(err, TN_EIO, "%s: read error in packet %llu: %s", name,
+                          (unsigned long long)num, strerror(errno));
+    if (end < pf->size_at_open)
+        return tn_err_set(err, TN_ETRUNC, "%s: the file shrank from %llu to %llu bytes while it "
+                          "was read; %llu packets were read%s", name,
+                          (unsigned long long)pf->size_at_open, (unsigned long long)end,
+                          (unsigned long long)pf->frames,
+                          left ? " (the last record is cut)" : "");
+    if (end > pf->size_at_open)
+        return tn_err_set(err, TN_ETRUNC, "%s: the file grew from %llu to %llu bytes while it "
+                          "was read; %llu packets were read, up to its end then%s", name,
+                          (unsigned long long)pf->size_at_open, (unsigned long long)end,
+                          (unsigned long long)pf->frames,
+                          left ? " (the last record is cut)" : "");
+    return 0;
+}
+
+static int own_next(struct pcapfile *pf, struct tn_frame *f, uint64_t num, const char *name,
+                    struct tn_err *err)
+{
+    size_t got;
+    const uint8_t *h = take(pf, pf->rec_hdr, &got);
+    if (got == 0)
+        return end_of_file(pf, num, name, 0, err);
+    if (got < pf->rec_hdr) {
+        int r = end_of_file(pf, num, name, got, err);
+        if (r)
+            return r;
         return tn_err_set(err, TN_ETRUNC,
                           "%s: truncated in packet %llu (record header cut: %zu of %u bytes)",
-                          name, (unsigned long long)num, left, pf->rec_hdr);
-    const uint8_t *h = pf->map + pf->off;
+                          name, (unsigned long long)num, got, pf->rec_hdr);
+    }
     uint32_t sec = mm32(pf, h), frac = mm32(pf, h + 4);
     uint32_t caplen = mm32(pf, h + 8), len = mm32(pf, h + 12);
     if (pf->lengths == LEN_SWAPPED || (pf->lengths == LEN_MAYBE_SWAPPED && caplen > len)) {
@@ -197,29 +250,37 @@ static int mapped_next(struct pcapfile *pf, struct tn_frame *f, uint64_t num, co
         caplen = len;
         len = t;
     }
-    if (caplen > pf->max_snap) {
-        /* as with libpcap (map_pcap_error): corrupt after the first frame = cut there */
+    /* as with libpcap (map_pcap_error): corrupt after the first frame = cut there */
+    char why[128] = "";
+    if (caplen > pf->max_snap)
+        snprintf(why, sizeof why, "captured length %u, bigger than the maximum of %u", caplen,
+                 pf->max_snap);
+    else if (frac >= (pf->nsec ? 1000000000u : 1000000u))
+        snprintf(why, sizeof why, "time stamp fraction %u, not below 10^%d", frac,
+                 pf->nsec ? 9 : 6);
+    if (why[0]) {
         if (pf->frames)
-            return tn_err_set(err, TN_ETRUNC, "%s: packet %llu: bad record header (captured "
-                              "length %u, bigger than the maximum of %u); the rest of the file "
-                              "is skipped, as if cut there", name, (unsigned long long)num,
-                              caplen, pf->max_snap);
-        return tn_err_set(err, TN_EFORMAT, "%s: packet %llu: bad record header (captured length "
-                          "%u, bigger than the maximum of %u)", name, (unsigned long long)num,
-                          caplen, pf->max_snap);
+            return tn_err_set(err, TN_ETRUNC, "%s: packet %llu: bad record header (%s); the "
+                              "rest of the file is skipped, as if cut there", name,
+                              (unsigned long long)num, why);
+        return tn_err_set(err, TN_EFORMAT, "%s: packet %llu: bad record header (%s)", name,
+                          (unsigned long long)num, why);
     }
-    left -= pf->rec_hdr;
-    if (caplen > left)
+    const uint8_t *data = take(pf, caplen, &got);
+    if (got < caplen) {
+        int r = end_of_file(pf, num, name, got, err);
+        if (r)
+            return r;
         return tn_err_set(err, TN_ETRUNC,
                           "%s: truncated in packet %llu (record header says %u bytes, %zu left)",
-                          name, (unsigned long long)num, caplen, left);
+                          name, (unsigned long long)num, caplen, got);
+    }
     f->ts.sec = (int64_t)sec;   /* unsigned, as libpcap 1.10 reads it (2038 and later) */
-    f->ts.nsec = pf->nsec ? frac : (uint32_t)((uint64_t)frac * 1000u);
-    f->data = h + pf->rec_hdr;
+    f->ts.nsec = pf->nsec ? frac : frac * 1000u;
+    f->data = data;
     f->caplen = caplen > pf->snapshot ? pf->snapshot : caplen;   /* libpcap drops the excess */
     f->wirelen = len;
     f->linktype = pf->linktype;
-    pf->off += pf->rec_hdr + caplen;
     pf->frames++;
     return 1;
 }
@@ -230,8 +291,7 @@ static int pcapfile_open(void **st, const struct tn_capture_input *in, struct tn
     *st = NULL;
     if (!in->compressed) {
         struct pcapfile *pf = tn_xcalloc(1, sizeof *pf);
-        if (pcapfile_map(pf, in->fp)) {
-            fclose(in->fp);    /* the mapping stays */
+        if (pcapfile_own(pf, in->fp)) {
             *st = pf;
             return 0;
         }
@@ -294,11 +354,21 @@ static int pcapfile_next(void *st, struct tn_frame *f, uint64_t num, const char 
                      struct tn_err *err)
 {
     struct pcapfile *pf = st;
-    if (pf->map)
-        return mapped_next(pf, f, num, name, err);
+    if (!pf->p)
+        return own_next(pf, f, num, name, err);
     struct pcap_pkthdr *h;
     const u_char *data;
     int r = pcap_next_ex(pf->p, &h, &data);
+    if (r == 1 && (uint64_t)h->ts.tv_usec >= 1000000000u) {
+        /* opened with nanosecond precision: a microsecond fraction >= 10^6 shows as >= 10^9 */
+        const char *why = "time stamp fraction not below one second";
+        if (num > 1)
+            return tn_err_set(err, TN_ETRUNC, "%s: packet %llu: bad record header (%s); the "
+                              "rest of the file is skipped, as if cut there", name,
+                              (unsigned long long)num, why);
+        return tn_err_set(err, TN_EFORMAT, "%s: packet %llu: bad record header (%s)", name,
+                          (unsigned long long)num, why);
+    }
     if (r == 1) {
         f->ts.sec = (int64_t)h->ts.tv_sec;
         f->ts.nsec = (uint32_t)h->ts.tv_usec;   /* nanoseconds: opened with NANO precision */
@@ -318,10 +388,12 @@ static void pcapfile_close(void *st)
     struct pcapfile *pf = st;
     if (!pf)
         return;
-    if (pf->map)
-        munmap((void *)pf->map, pf->size);
-    else
+    if (pf->p) {
         pcap_close(pf->p);
+    } else {
+        fclose(pf->fp);
+        free(pf->buf);
+    }
     free(pf);
 }
 

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* Error codes returned (negated) by operational functions. */
 enum {
@@ -43,11 +44,16 @@ static inline double tn_time_diff(struct tn_time a, struct tn_time b)
     return (double)(a.sec - b.sec) + ((double)a.nsec - (double)b.nsec) * 1e-9;
 }
 
+/* Most seconds from the epoch, either way, that nanoseconds in an int64_t can hold (+-292
+ * years); the capture layer clamps every frame's time stamp to it, so that arithmetic on
+ * nanoseconds never overflows. */
+#define TN_TIME_SEC_LIM (INT64_MAX / 1000000000 - 1)
+
 /* Nanoseconds since the epoch (+-292 years); a corrupt time stamp saturates instead of
  * overflowing. */
 static inline int64_t tn_time_ns(struct tn_time t)
 {
-    const int64_t lim = INT64_MAX / 1000000000 - 1;
+    const int64_t lim = TN_TIME_SEC_LIM;
     int64_t sec = t.sec > lim ? lim : t.sec < -lim ? -lim : t.sec;
     return sec * 1000000000 + (int64_t)t.nsec;
 }
@@ -83,6 +89,27 @@ char *tn_xstrdup(const char *s) __attribute__((malloc, warn_unused_result));
 
 /* Grow a dynamic array *arr of *cap elements of size elsz so that it holds at least need. */
 void tn_grow(void **arr, size_t *cap, size_t need, size_t elsz);
+
+/* qsort that takes an empty array: qsort(NULL, 0, ...) is undefined (C11 7.22.5p1: the
+ * pointer must be valid even for zero elements), and an empty analysis has NULL arrays. */
+static inline void tn_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(base, n, size, cmp);
+}
+
+/* A number read from a file as a double, held to what int64_t can hold (NaN -> 0): converting
+ * an out-of-range double to an integer is undefined (C11 6.3.1.4). */
+static inline int64_t tn_sat_i64(double v)
+{
+    if (!(v == v))
+        return 0;
+    if (v >= 9223372036854775807.0)
+        return INT64_MAX;
+    if (v <= -9223372036854775808.0)
+        return INT64_MIN;
+    return (int64_t)v;
+}
 
 #define TN_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -40,7 +40,7 @@ static int parse_time(const char *s, int64_t *ns)
     }
     if (*end == 'e' || *end == 'E') {   /* rare: exponent notation */
         double v = strtod(s, &end);
-        if (*end)
+        if (*end || !(v >= 0 && v <= 4e9))   /* the range of the plain form, NaN refused */
             return -1;
         *ns = (int64_t)(v * 1e9 + 0.5);
         return 0;
@@ -96,7 +96,9 @@ static int parse_line(char *buf, struct tn_ns2_event *ev)
     if (parse_addr(f[8], &ev->src_node, &ev->src_port) || parse_addr(f[9], &ev->dst_node, &ev->dst_port))
         return -1;
     ev->seq = strtol(f[10], &end, 10);
-    if (*end)
+    /* TCP agents number packets from 0 (-1 for agents without one); the byte sequence number
+     * is made from it modulo 2^32, so a larger one is not a trace line */
+    if (*end || ev->seq < -1 || ev->seq > (long)UINT32_MAX)
         return -1;
     ev->id = strtol(f[11], &end, 10);
     if (*end)

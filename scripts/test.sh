@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh build-asan -DTN_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
+# detect_stack_use_after_return: a pointer kept to a packet after its read loop returned
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export CK_FORK=no
 cd build-asan

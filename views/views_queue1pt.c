@@ -28,7 +28,7 @@ static double p90(double *v, size_t n)
 {
     if (n == 0)
         return 0;
-    qsort(v, n, sizeof *v, dbl_cmp);
+    tn_sort(v, n, sizeof *v, dbl_cmp);
     size_t i = (size_t)ceil(0.9 * (double)n) - 1;
     return v[i < n ? i : n - 1];
 }
@@ -54,7 +54,7 @@ static double shared_rate(const struct tn_analyzer *a, const struct tn_q1 *fl, s
         for (size_t j = 0; j < g->n; j++)
             push(&all, g->pts[j].t_ns, g->pts[j].v);
     }
-    qsort(all.pts, all.n, sizeof *all.pts, pt_cmp);
+    tn_sort(all.pts, all.n, sizeof *all.pts, pt_cmp);
     double *sums = tn_xcalloc(all.n + 1, sizeof *sums);
     size_t ns = 0;
     for (size_t j = 0; j < all.n;) {
@@ -118,8 +118,8 @@ void tn_q1_estimate(const struct tn_analyzer *a, struct tn_q1_result *out)
             push(&out->queue_pkts, q->delay_ms.pts[j].t_ns - shift, bytes / out->seg_size);
         }
     }
-    qsort(out->queue_bytes.pts, out->queue_bytes.n, sizeof *out->queue_bytes.pts, pt_cmp);
-    qsort(out->queue_pkts.pts, out->queue_pkts.n, sizeof *out->queue_pkts.pts, pt_cmp);
+    tn_sort(out->queue_bytes.pts, out->queue_bytes.n, sizeof *out->queue_bytes.pts, pt_cmp);
+    tn_sort(out->queue_pkts.pts, out->queue_pkts.n, sizeof *out->queue_pkts.pts, pt_cmp);
 }
 
 void tn_q1_fini(struct tn_q1_result *r)

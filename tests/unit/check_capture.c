@@ -362,7 +362,7 @@ START_TEST(test_erf)
     struct tn_capture *c;
     struct tn_err err = {0};
     ck_assert_msg(tn_capture_open_file(&c, path, &err) == 0, "%s", err.msg);
-    ck_assert_str_eq(tn_capture_backend(c), "libtrace");
+    ck_assert_str_eq(tn_capture_backend(c), "erf");
     struct tn_frame f;
     ck_assert_msg(tn_capture_next(c, &f, &err) == 1, "%s", err.msg);
     ck_assert_int_eq(tn_capture_erf_type(c), erfs[_i].erf_type);
@@ -389,7 +389,7 @@ START_TEST(test_erf_without_extension)
     struct tn_capture *c;
     struct tn_err err = {0};
     ck_assert_msg(tn_capture_open_file(&c, copy, &err) == 0, "%s", err.msg);
-    ck_assert_str_eq(tn_capture_backend(c), "libtrace");
+    ck_assert_str_eq(tn_capture_backend(c), "erf");
     tn_capture_close(c, NULL);
     ck_assert_int_eq(count_file(copy), 22);   /* capinfos -c eth.erf */
 }
