@@ -141,8 +141,12 @@ struct tn_plot_area {
     double x0, y0, x1, y1;
 };
 
-/* Write p to path (directly; the caller renames).  width x height points, PNG scale pixels per
- * point.  area, when not NULL, receives the plot area.  Returns 0 or -TN_EIO with err filled. */
+/* Write p to fp (name for messages).  width x height points, PNG scale pixels per point.
+ * area, when not NULL, receives the plot area.  Returns 0 or -TN_EIO with err filled. */
+int tn_plot_write_cairo_fp(const struct tn_plot *p, enum tn_img_fmt fmt, FILE *fp, const char *name,
+                           int width, int height, double scale, struct tn_plot_area *area,
+                           struct tn_err *err);
+/* The same into the file path, written safely (safeout.h). */
 int tn_plot_write_cairo(const struct tn_plot *p, enum tn_img_fmt fmt, const char *path, int width,
                         int height, double scale, struct tn_plot_area *area, struct tn_err *err);
 /* Release cairo's font caches once no figure is being drawn (leak checkers see no leak). */

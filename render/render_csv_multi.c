@@ -81,16 +81,9 @@ int tn_csv_append_multi_series(const char *dir, const struct tn_multi *m, const 
                                struct tn_err *err)
 {
     struct app w = {.v = v};
-    snprintf(w.f.path, sizeof w.f.path, "%s/series.csv", dir);
-    struct stat st;
-    bool fresh = stat(w.f.path, &st) != 0;
-    if (fresh && mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return tn_err_set(err, TN_EIO, "%s: cannot create directory: %s", dir, strerror(errno));
-    w.f.fp = fopen(w.f.path, "a");
-    if (!w.f.fp)
-        return tn_err_set(err, TN_EIO, "%s: cannot append: %s", w.f.path, strerror(errno));
-    if (fresh)
-        fputs("conn,dir,series,time_s,value\r\n", w.f.fp);
+    int r = tn_csvfile_open_append(&w.f, dir, "series.csv", "conn,dir,series,time_s,value", err);
+    if (r)
+        return r;
     if (m->fair)
         rows(&w, 0, -1, "jain_index", &m->fair->jain_series, 6);
     if (m->q2) {
@@ -118,9 +111,5 @@ int tn_csv_append_multi_series(const char *dir, const struct tn_multi *m, const 
         rows(&w, 0, -1, "queue_pkts", &k->queue_pkts, 0);
         rows(&w, 0, -1, "queue_bytes", &k->queue_bytes, 0);
     }
-    bool bad = ferror(w.f.fp) != 0;
-    bad |= fclose(w.f.fp) != 0;
-    if (bad)
-        return tn_err_set(err, TN_EIO, "%s: write failed", w.f.path);
-    return 0;
+    return tn_csvfile_close(&w.f, err);
 }

@@ -1,32 +1,71 @@
-/* render_csvfile.c - CSV cells through libcsv (RFC 4180 quoting), written atomically. */
+/* render_csvfile.c - CSV cells through libcsv (RFC 4180 quoting), written atomically through
+ * safeout.h. */
 #include <csv.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "render_csvfile.h"
 
-int tn_csvfile_open(struct tn_csvfile *f, const char *dir, const char *name, const char *header,
-                    struct tn_err *err)
+static int open_in(struct tn_csvfile *f, const char *dir, const char *name, struct tn_err *err)
 {
     memset(f, 0, sizeof *f);
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return tn_err_set(err, TN_EIO, "%s: cannot create directory: %s", dir, strerror(errno));
-    snprintf(f->path, sizeof f->path, "%s/%s", dir, name);
-    snprintf(f->tmp, sizeof f->tmp, "%s/.%s.tmp", dir, name);
-    f->fp = fopen(f->tmp, "w");
-    if (!f->fp)
-        return tn_err_set(err, TN_EIO, "%s: cannot write: %s", f->tmp, strerror(errno));
-    fputs(header, f->fp);
-    fputs("\r\n", f->fp);
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+        return tn_err_set(err, TN_EIO, "%s/%s: name too long", dir, name);
+    return tn_safeout_open(&f->out, path, err);
+}
+
+int tn_csvfile_open(struct tn_csvfile *f, const char *dir, const char *name, const char *header,
+                    struct tn_err *err)
+{
+    int r = open_in(f, dir, name, err);
+    if (r)
+        return r;
+    fputs(header, f->out.fp);
+    fputs("\r\n", f->out.fp);
+    return 0;
+}
+
+int tn_csvfile_open_append(struct tn_csvfile *f, const char *dir, const char *name,
+                           const char *header, struct tn_err *err)
+{
+    int r = open_in(f, dir, name, err);
+    if (r)
+        return r;
+    FILE *old = fopen(f->out.path, "rb");
+    if (!old) {
+        if (errno != ENOENT) {
+            int e = errno;
+            tn_safeout_abort(&f->out);
+            return tn_err_set(err, TN_EIO, "%s: cannot read: %s", f->out.path, strerror(e));
+        }
+        fputs(header, f->out.fp);
+        fputs("\r\n", f->out.fp);
+        f->new_append = true;
+        return 0;
+    }
+    char buf[1 << 15];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, old)) > 0)
+        fwrite(buf, 1, n, f->out.fp);
+    bool bad = ferror(old) != 0;
+    fclose(old);
+    if (bad) {
+        tn_safeout_abort(&f->out);
+        return tn_err_set(err, TN_EIO, "%s: read error", f->out.path);
+    }
     return 0;
 }
 
 static void sep(struct tn_csvfile *f)
 {
     if (f->ncol++)
-        fputc(',', f->fp);
+        fputc(',', f->out.fp);
 }
 
 void tn_csvfile_str(struct tn_csvfile *f, const char *s)
@@ -34,57 +73,58 @@ void tn_csvfile_str(struct tn_csvfile *f, const char *s)
     sep(f);
     if (!s || !*s)
         return;
-    if (strpbrk(s, ",\"\r\n"))
-        csv_fwrite(f->fp, s, strlen(s));   /* quotes and doubles embedded quotes */
-    else
-        fputs(s, f->fp);
+    if (strchr("=+-@\t\r", s[0])) {
+        size_t n = strlen(s);
+        char *q = tn_xmalloc(n + 2);
+        q[0] = '\'';
+        memcpy(q + 1, s, n + 1);
+        csv_fwrite(f->out.fp, q, n + 1);
+        free(q);
+    } else if (strpbrk(s, ",\"\r\n")) {
+        csv_fwrite(f->out.fp, s, strlen(s));   /* quotes and doubles embedded quotes */
+    } else {
+        fputs(s, f->out.fp);
+    }
 }
 
 void tn_csvfile_u64(struct tn_csvfile *f, uint64_t v)
 {
     sep(f);
-    fprintf(f->fp, "%" PRIu64, v);
+    fprintf(f->out.fp, "%" PRIu64, v);
 }
 
 void tn_csvfile_dbl(struct tn_csvfile *f, double v, int prec)
 {
     sep(f);
-    fprintf(f->fp, "%.*f", prec, v);
+    fprintf(f->out.fp, "%.*f", prec, v);
 }
 
 void tn_csvfile_time(struct tn_csvfile *f, struct tn_time t)
 {
     sep(f);
-    fprintf(f->fp, "%" PRId64 ".%09" PRIu32, t.sec, t.nsec);
+    fprintf(f->out.fp, "%" PRId64 ".%09" PRIu32, t.sec, t.nsec);
 }
 
 void tn_csvfile_ns(struct tn_csvfile *f, int64_t t_ns)
 {
     sep(f);
-    fprintf(f->fp, "%" PRId64 ".%09" PRId64, t_ns / 1000000000, t_ns % 1000000000);
+    fprintf(f->out.fp, "%" PRId64 ".%09" PRId64, t_ns / 1000000000, t_ns % 1000000000);
 }
 
 void tn_csvfile_end_row(struct tn_csvfile *f)
 {
-    fputs("\r\n", f->fp);
+    fputs("\r\n", f->out.fp);
     f->ncol = 0;
+    f->rows++;
 }
 
 int tn_csvfile_close(struct tn_csvfile *f, struct tn_err *err)
 {
-    if (!f->fp)
+    if (!f->out.active)
         return 0;
-    bool bad = ferror(f->fp) != 0;
-    bad |= fclose(f->fp) != 0;
-    f->fp = NULL;
-    if (bad) {
-        remove(f->tmp);
-        return tn_err_set(err, TN_EIO, "%s: write failed", f->path);
+    if (f->new_append && f->rows == 0) {
+        tn_safeout_abort(&f->out);
+        return 0;
     }
-    if (rename(f->tmp, f->path) != 0) {
-        int e = errno;
-        remove(f->tmp);
-        return tn_err_set(err, TN_EIO, "%s: cannot rename from %s: %s", f->path, f->tmp, strerror(e));
-    }
-    return 0;
+    return tn_safeout_commit(&f->out, err);
 }

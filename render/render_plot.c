@@ -81,15 +81,12 @@ void tn_fig_writer_emit(struct tn_fig_writer *w, struct tn_plot *p, const char *
     if (w->po.no_title)
         p->title[0] = p->subtitle[0] = 0;
     p->legend = (enum tn_legend_pos)w->po.legend;
-    char path[4096], tmp[4096];
+    char path[4096];
     snprintf(path, sizeof path, "%s/%s.%s", w->dir, stem, w->ext);
-    snprintf(tmp, sizeof tmp, "%s/.%s.%s.tmp", w->dir, stem, w->ext);
     struct tn_err e;
-    int r = tn_plot_write_cairo(p, w->fmt, tmp, w->po.width, w->po.height, w->po.scale, NULL, &e);
-    if (r == 0 && rename(tmp, path) != 0)
-        r = tn_err_set(&e, TN_EIO, "%s: cannot rename from %s: %s", path, tmp, strerror(errno));
+    /* written under a temporary name and renamed when complete (safeout.h) */
+    int r = tn_plot_write_cairo(p, w->fmt, path, w->po.width, w->po.height, w->po.scale, NULL, &e);
     if (r != 0) {
-        remove(tmp);
         if (w->status == 0) {
             w->status = r;
             *w->err = e;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "plot.h"
+#include "safeout.h"
 
 /* Sizes at the reference canvas of 640 x 400 points; every one is scaled with the canvas (see
  * sizes()), so a column-wide figure keeps its proportions instead of losing its plot area. */
@@ -588,21 +589,27 @@ static void draw(cairo_t *cr, const struct tn_plot *p, double w, double h, struc
     }
 }
 
-int tn_plot_write_cairo(const struct tn_plot *p, enum tn_img_fmt fmt, const char *path, int width,
-                        int height, double scale, struct tn_plot_area *area, struct tn_err *err)
+static cairo_status_t to_file(void *closure, const unsigned char *data, unsigned int len)
+{
+    return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+int tn_plot_write_cairo_fp(const struct tn_plot *p, enum tn_img_fmt fmt, FILE *fp, const char *name,
+                           int width, int height, double scale, struct tn_plot_area *area,
+                           struct tn_err *err)
 {
     if (width < 120 || height < 90)
         return tn_err_set(err, TN_EUSAGE, "%s: figure size %dx%d too small (at least 120x90 points)",
-                          path, width, height);
+                          name, width, height);
     if (fmt != TN_IMG_PNG || !(scale > 0))
         scale = 1;
     cairo_surface_t *sf;
     switch (fmt) {
     case TN_IMG_SVG:
-        sf = cairo_svg_surface_create(path, width, height);
+        sf = cairo_svg_surface_create_for_stream(to_file, fp, width, height);
         break;
     case TN_IMG_PDF:
-        sf = cairo_pdf_surface_create(path, width, height);
+        sf = cairo_pdf_surface_create_for_stream(to_file, fp, width, height);
         break;
     default:
         sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)lround(width * scale),
@@ -616,16 +623,35 @@ int tn_plot_write_cairo(const struct tn_plot *p, enum tn_img_fmt fmt, const char
     cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
     if (st == CAIRO_STATUS_SUCCESS && fmt == TN_IMG_PNG)
-        st = cairo_surface_write_to_png(sf, path);
+        st = cairo_surface_write_to_png_stream(sf, to_file, fp);
     cairo_surface_finish(sf);
     if (st == CAIRO_STATUS_SUCCESS)
         st = cairo_surface_status(sf);
     cairo_surface_destroy(sf);
     if (st != CAIRO_STATUS_SUCCESS)
-        return tn_err_set(err, TN_EIO, "%s: cannot write figure: %s", path, cairo_status_to_string(st));
+        return tn_err_set(err, TN_EIO, "%s: cannot write figure: %s", name, cairo_status_to_string(st));
     if (area)
         *area = (struct tn_plot_area){L.px0 * scale, L.py0 * scale, L.px1 * scale, L.py1 * scale};
     return 0;
+}
+
+int tn_plot_write_cairo(const struct tn_plot *p, enum tn_img_fmt fmt, const char *path, int width,
+                        int height, double scale, struct tn_plot_area *area, struct tn_err *err)
+{
+    struct tn_safeout o;
+    int r = tn_safeout_open(&o, path, err);
+    if (r)
+        return r;
+    r = tn_plot_write_cairo_fp(p, fmt, o.fp, path, width, height, scale, area, err);
+    if (r) {
+        int e = o.err;   /* cairo says "error while writing"; the stream kept why */
+        tn_safeout_abort(&o);
+        if (e)
+            r = tn_err_set(err, TN_EIO, "%s: cannot write: %s; the file was not written", path,
+                           strerror(e));
+        return r;
+    }
+    return tn_safeout_commit(&o, err);
 }
 
 void tn_plot_cairo_release(void)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "plot.h"
+#include "safeout.h"
 
 enum { XPL_COLS = 4096, XPL_ROWS = 2048 };
 
@@ -17,23 +18,13 @@ static int save(const char *dir, const char *name, struct tn_plot *p, struct tn_
 {
     if (!p)
         return 0;
-    char path[4096], tmp[4096];
+    char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, name);
-    int r = 0;
-    FILE *fp = fopen(tmp, "w");
-    if (!fp) {
-        r = tn_err_set(err, TN_EIO, "%s: cannot write: %s", tmp, strerror(errno));
-    } else {
-        tn_plot_write_xplot(p, fp);
-        bool bad = ferror(fp) != 0;
-        bad |= fclose(fp) != 0;
-        if (bad)
-            r = tn_err_set(err, TN_EIO, "%s: write failed", path);
-        else if (rename(tmp, path) != 0)
-            r = tn_err_set(err, TN_EIO, "%s: cannot rename from %s: %s", path, tmp, strerror(errno));
-        if (r)
-            remove(tmp);
+    struct tn_safeout o;
+    int r = tn_safeout_open(&o, path, err);
+    if (r == 0) {
+        tn_plot_write_xplot(p, o.fp);
+        r = tn_safeout_commit(&o, err);
     }
     tn_plot_free(p);
     return r;

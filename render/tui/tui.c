@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "safeout.h"
 #include "tui_int.h"
 
 struct tn_tui {
@@ -403,14 +404,18 @@ static void write_stats(const struct tn_tui *t, double secs)
 {
     if (!t->cfg.stats_file)
         return;
-    FILE *f = fopen(t->cfg.stats_file, "w");
-    if (!f)
+    struct tn_safeout o;
+    struct tn_err err;
+    if (tn_safeout_open(&o, t->cfg.stats_file, &err) < 0) {
+        fprintf(stderr, "tcptrace-ng: %s\n", err.msg);
         return;
+    }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    fprintf(f, "frames %llu\nseconds %.3f\nrefresh_per_s %.2f\npeak_rss_kib %ld\n",
+    fprintf(o.fp, "frames %llu\nseconds %.3f\nrefresh_per_s %.2f\npeak_rss_kib %ld\n",
             (unsigned long long)t->frames, secs, secs > 0 ? (double)t->frames / secs : 0, ru.ru_maxrss);
-    fclose(f);
+    if (tn_safeout_commit(&o, &err) < 0)
+        fprintf(stderr, "tcptrace-ng: %s\n", err.msg);
 }
 
 int tn_tui_run(struct tn_tui *t, const struct tn_analyzer *an, volatile sig_atomic_t *stop,

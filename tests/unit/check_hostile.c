@@ -5,6 +5,7 @@
  * bytes written (pcap-savefile(5), draft-ietf-opsawg-pcapng, Endace ERF EDM11-01).
  */
 #include <check.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "render_csvfile.h"
+#include "safeout.h"
 
 #define TMPDIR TN_BINARY_DIR "/hostile-test"
 
@@ -325,6 +328,129 @@ START_TEST(test_pcap_grows_while_read)
 }
 END_TEST
 
+/* ---- outputs ---- */
+
+static char *slurp(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    ck_assert_ptr_nonnull(fp);
+    static char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf - 1, fp);
+    buf[n] = 0;
+    fclose(fp);
+    return buf;
+}
+
+/* Text cells that a spreadsheet would run as a formula (OWASP "CSV Injection": = + - @, tab,
+ * CR) become quoted text with a leading apostrophe; numbers, negative ones too, are numbers. */
+START_TEST(test_csv_formula_cells)
+{
+    const char *dir = tmp_path("csv");
+    struct tn_csvfile f;
+    struct tn_err err = {0};
+    ck_assert_int_eq(tn_csvfile_open(&f, dir, "x.csv", "a,b,c,d,e,f", &err), 0);
+    tn_csvfile_str(&f, "=HYPERLINK(\"http://x\")");
+    tn_csvfile_str(&f, "+1");
+    tn_csvfile_str(&f, "-2+3");
+    tn_csvfile_str(&f, "@SUM(A1)");
+    tn_csvfile_str(&f, "rtt=10ms");
+    tn_csvfile_dbl(&f, -1.5, 1);
+    tn_csvfile_end_row(&f);
+    ck_assert_int_eq(tn_csvfile_close(&f, &err), 0);
+    char path[1100];
+    snprintf(path, sizeof path, "%s/x.csv", dir);
+    ck_assert_str_eq(slurp(path), "a,b,c,d,e,f\r\n\"'=HYPERLINK(\"\"http://x\"\")\",\"'+1\","
+                                  "\"'-2+3\",\"'@SUM(A1)\",rtt=10ms,-1.5\r\n");
+}
+END_TEST
+
+/* The temporary is a fresh mkstemp name in the target's directory; an abort leaves nothing,
+ * a commit leaves exactly the final file (with the umask's mode, not mkstemp's 0600). */
+START_TEST(test_safeout_commit_and_abort)
+{
+    const char *dir = tmp_path("safe");
+    mkdir(dir, 0755);
+    char path[1100];
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    unlink(path);
+    struct tn_safeout o;
+    struct tn_err err = {0};
+    ck_assert_int_eq(tn_safeout_open(&o, path, &err), 0);
+    ck_assert_int_eq(strncmp(o.tmp, dir, strlen(dir)), 0);
+    ck_assert_ptr_nonnull(strstr(o.tmp, "/.out.txt."));
+    fputs("partial", o.fp);
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", o.tmp);
+    tn_safeout_abort(&o);
+    ck_assert_int_ne(access(tmp, F_OK), 0);
+    ck_assert_int_ne(access(path, F_OK), 0);
+    ck_assert_int_eq(tn_safeout_open(&o, path, &err), 0);
+    fputs("whole", o.fp);
+    ck_assert_int_eq(tn_safeout_commit(&o, &err), 0);
+    ck_assert_str_eq(slurp(path), "whole");
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    mode_t mask = umask(0);
+    umask(mask);
+    ck_assert_uint_eq(st.st_mode & 0777, 0666 & ~mask);
+}
+END_TEST
+
+/* /dev/full fails every write with ENOSPC: commit says so, names the file, removes the
+ * temporary and leaves no final file. */
+START_TEST(test_safeout_write_error)
+{
+    const char *dir = tmp_path("safe-full");
+    mkdir(dir, 0755);
+    char path[1100];
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    unlink(path);
+    struct tn_safeout o;
+    struct tn_err err = {0};
+    ck_assert_int_eq(tn_safeout_open(&o, path, &err), 0);
+    /* swap the descriptor for /dev/full's: the next flush fails as on a full disk */
+    int full = open("/dev/full", O_WRONLY);
+    if (full < 0) {
+        tn_safeout_abort(&o);
+        return;   /* no /dev/full here: fault_outputs.sh covers the full tmpfs */
+    }
+    ck_assert_int_ge(dup2(full, o.fd), 0);
+    close(full);
+    fputs("data", o.fp);
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", o.tmp);
+    ck_assert_int_eq(tn_safeout_commit(&o, &err), -TN_EIO);
+    ck_assert_msg(strstr(err.msg, "out.txt: cannot write: No space left on device; the file was "
+                                  "not written"), "%s", err.msg);
+    ck_assert_int_ne(access(tmp, F_OK), 0);
+    ck_assert_int_ne(access(path, F_OK), 0);
+}
+END_TEST
+
+/* Appending rows keeps the old content; an append of nothing to no file creates none. */
+START_TEST(test_csv_append)
+{
+    const char *dir = tmp_path("append");
+    char path[1100];
+    snprintf(path, sizeof path, "%s/s.csv", dir);
+    unlink(path);
+    struct tn_csvfile f;
+    struct tn_err err = {0};
+    ck_assert_int_eq(tn_csvfile_open_append(&f, dir, "s.csv", "h", &err), 0);
+    ck_assert_int_eq(tn_csvfile_close(&f, &err), 0);
+    ck_assert_int_ne(access(path, F_OK), 0);   /* no header-only file */
+    ck_assert_int_eq(tn_csvfile_open_append(&f, dir, "s.csv", "h", &err), 0);
+    tn_csvfile_u64(&f, 1);
+    tn_csvfile_end_row(&f);
+    ck_assert_int_eq(tn_csvfile_close(&f, &err), 0);
+    ck_assert_int_eq(tn_csvfile_open_append(&f, dir, "s.csv", "h", &err), 0);
+    tn_csvfile_u64(&f, 2);
+    tn_csvfile_end_row(&f);
+    ck_assert_int_eq(tn_csvfile_close(&f, &err), 0);
+    ck_assert_str_eq(slurp(path), "h\r\n1\r\n2\r\n");
+}
+END_TEST
+
 Suite *tn_hostile_suite(void)
 {
     Suite *s = suite_create("hostile");
@@ -337,5 +463,11 @@ Suite *tn_hostile_suite(void)
     tcase_add_test(tc, test_pcap_shrinks_while_read);
     tcase_add_test(tc, test_pcap_grows_while_read);
     suite_add_tcase(s, tc);
+    TCase *out = tcase_create("outputs");
+    tcase_add_test(out, test_csv_formula_cells);
+    tcase_add_test(out, test_safeout_commit_and_abort);
+    tcase_add_test(out, test_safeout_write_error);
+    tcase_add_test(out, test_csv_append);
+    suite_add_tcase(s, out);
     return s;
 }
