@@ -215,7 +215,7 @@ static int parse_seconds(const char *s, int64_t *ns)
 {
     char *end;
     double v = strtod(s, &end);
-    if (!*s || *end || v < 0 || v > 1e9)
+    if (!*s || *end || !(v >= 0 && v <= 1e9))   /* written so that NaN fails too */
         return -1;
     *ns = (int64_t)(v * 1e9 + 0.5);
     return 0;
@@ -458,7 +458,7 @@ static int parse_one(struct tn_options *o, int c, const char *arg, struct tn_err
     case OPT_PLOT_SCALE: {
         char *end;
         double sc = strtod(arg, &end);
-        if (*end || sc < 0.25 || sc > 10)
+        if (*end || !(sc >= 0.25 && sc <= 10))   /* NaN fails too */
             return tn_err_set(err, TN_EUSAGE, "--plot-scale: '%s' is not a number from 0.25 to 10", arg);
         o->plot_scale = sc;
         return 0;
