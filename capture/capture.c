@@ -362,8 +362,14 @@ int tn_capture_next(struct tn_capture *c, struct tn_frame *f, struct tn_err *err
             c->stats.frames++;
             return 1;
         }
-        if (c->live)
-            return r;   /* 0 after a break; the handle stays for the stats */
+        if (c->live) {
+            /* 0 after a break; the handle stays for the stats.  An error of a live capture
+             * does not go away (the interface is gone or down; libpcap says the same again at
+             * once, forever): it is told once and the capture ends. */
+            if (r < 0)
+                c->stop = 1;
+            return r;
+        }
         close_current(c);
         if (r < 0)
             return r;

@@ -77,7 +77,9 @@ const char *tn_capture_warning(const struct tn_capture *c, size_t i);
  * file is skipped; the message names the file, the packet number and the problem) the caller
  * may warn and call again:
  * the reader moves on to the next file, or returns 0.  On -TN_EIO/-TN_EFORMAT (a file that
- * cannot be read, or whose first record is corrupt) for one file of several the same holds.  Live captures return 0 after tn_capture_break(). */
+ * cannot be read, or whose first record is corrupt) for one file of several the same holds.
+ * Live captures return 0 after tn_capture_break(), and after an error (the interface is gone):
+ * it is returned once, then the capture has ended. */
 int tn_capture_next(struct tn_capture *c, struct tn_frame *f, struct tn_err *err);
 
 /* Deliver only the frames of trace files that pass the BPF filter expr (as tcpdump -r FILE

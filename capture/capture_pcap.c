@@ -526,8 +526,8 @@ static int live_next(void *st, struct tn_frame *f, uint64_t num, const char *nam
             continue;
         if (r == PCAP_ERROR_BREAK)
             return 0;
-        return tn_err_set(err, TN_EIO, "%s: capture failed after %llu packets: %s", name,
-                          (unsigned long long)(num - 1), pcap_geterr(lv->p));
+        return tn_err_set(err, TN_EIO, "%s: capture failed after %llu packets: %s; the capture "
+                          "ends here", name, (unsigned long long)(num - 1), pcap_geterr(lv->p));
     }
 }
 

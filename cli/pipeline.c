@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "pipeline.h"
+#include "safeout.h"
 
 /* Records kept per TCP connection for figures before neighbours merge: 8 per pixel column of a
  * 16000-pixel-wide figure, 32 MiB per connection. */
@@ -57,14 +58,23 @@ int64_t tn_pipeline_retire_ns(const struct tn_options *o, const struct tn_analys
     return (int64_t)(o->idle_timeout_s * 1e9);
 }
 
-/* The signal handler's only way to reach the source: set before the loop. */
+/* The signal handler's only way to reach the source: set before the loop, NULL after it. */
 static struct tn_source *volatile signalled_source;
+static volatile sig_atomic_t signals_seen, first_signal;
 
+/* The first SIGINT/SIGTERM while reading stops the reading: the outputs are still written, and
+ * the run ends with 128 + the signal's number.  A second one, or one when no reading is going on
+ * (the outputs are being written), ends the run at once: every temporary output is removed
+ * (safeout.h), so no partial file stands under a final name. */
 static void on_signal(int sig)
 {
-    (void)sig;
-    if (signalled_source)
+    if (signals_seen++ == 0 && signalled_source) {
+        first_signal = sig;
         tn_source_break(signalled_source);
+        return;
+    }
+    tn_safeout_abort_all();
+    _exit(128 + sig);
 }
 
 void tn_pipeline_signals(struct tn_source *src)
@@ -72,7 +82,7 @@ void tn_pipeline_signals(struct tn_source *src)
     signalled_source = src;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = src ? on_signal : SIG_DFL;
+    sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
@@ -119,7 +129,7 @@ static void give(struct held *h)
 
 static bool stopping(const struct tn_pipeline *p)
 {
-    return p->stop && atomic_load(p->stop);
+    return (p->stop && atomic_load(p->stop)) || first_signal;
 }
 
 /* Sleep until the packet's turn at the replay speed; false when asked to stop meanwhile. */
@@ -162,6 +172,8 @@ int tn_pipeline_run(struct tn_pipeline *p)
     struct tn_err err;
     struct held h = {.lock = p->lock};
     int64_t t0 = 0, w0 = 0, last_tick = 0, next_trace_tick = INT64_MIN, last_retire = 0;
+    uint64_t last_num = 0;
+    const char *last_origin = NULL;
     while (!stopping(p)) {
         if (p->src->live)
             give(&h);
@@ -184,6 +196,8 @@ int tn_pipeline_run(struct tn_pipeline *p)
             p->on_item(p->item_arg, &sp);
         if (!sp.has_pkt)
             continue;
+        last_num = sp.pkt.num;
+        last_origin = sp.origin;
         int64_t t = tn_time_ns(sp.pkt.ts);
         if (p->retire_idle_ns > 0 && t - last_retire >= RETIRE_CHECK_NS) {
             tn_analyzer_retire_idle(p->an, t, p->retire_idle_ns);
@@ -209,5 +223,16 @@ int tn_pipeline_run(struct tn_pipeline *p)
         p->on_tick(p->arg, p->src);
     }
     give(&h);
+    /* a live capture ends this way: its report is whole; a trace read part way is not */
+    if (first_signal && !p->src->live) {
+        char msg[4400];
+        snprintf(msg, sizeof msg, "interrupted by %s: reading stopped after packet %llu of %s; the "
+                 "report and the files cover the trace up to there only",
+                 first_signal == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)last_num,
+                 last_origin ? last_origin : "the input");
+        warn_locked(p, &h, msg);
+        give(&h);
+        status = tn_exit_worst(status, 128 + first_signal);
+    }
     return status;
 }

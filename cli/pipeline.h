@@ -55,11 +55,14 @@ struct tn_pipeline {
 };
 
 /* Read every item of the source into the analyzer until the input ends or *stop.  Returns the
- * exit status the input deserves (TN_EXIT_OK or TN_EXIT_INPUT).  Does not call
- * tn_analyzer_finish. */
+ * exit status the input deserves (TN_EXIT_OK or TN_EXIT_INPUT; 128 + the signal when a signal
+ * stopped the reading of a trace, which is then said on stderr with the last packet read).
+ * Does not call tn_analyzer_finish. */
 int tn_pipeline_run(struct tn_pipeline *p);
 
-/* SIGINT and SIGTERM end the read of src (tn_source_break); NULL puts the defaults back. */
+/* The first SIGINT or SIGTERM ends the read of src (tn_source_break) and every later read; a
+ * second one, or one while src is NULL (no reading: outputs are being written), ends the
+ * process at once with 128 + the signal, every temporary output removed (safeout.h). */
 void tn_pipeline_signals(struct tn_source *src);
 
 /* The analysis config the options ask for: history only where an output needs it. */

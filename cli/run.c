@@ -19,6 +19,13 @@ int tn_run_open(struct tn_run *r, const struct tn_options *o)
         tn_cli_warn(err.msg);
         r->status = TN_EXIT_INPUT;
     }
+    /* every capture handle and the -w file are open: now -Z (for every kind of source) */
+    if ((rc = tn_source_drop_privileges(o, &err)) < 0) {
+        tn_cli_warn(err.msg);
+        tn_source_close(r->src, NULL);
+        r->src = NULL;
+        return rc == -TN_EUSAGE ? TN_EXIT_USAGE : TN_EXIT_INPUT;
+    }
     tn_pipeline_analysis_cfg(o, &r->acfg);
     return 0;
 }

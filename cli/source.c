@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "pipeline.h"
+#include "safeout.h"
 #include "source.h"
 
 const char *tn_names_intern(struct tn_names *s, const char *name)
@@ -151,7 +152,9 @@ int tn_source_open_twopoint_live(struct tn_source **out, const struct tn_options
     return 0;
 }
 
-/* setgid/initgroups/setuid to USER, as tcpdump -Z does after opening the interface. */
+/* setgid/initgroups/setuid to USER, as tcpdump -Z does after opening the interface.  From root
+ * to another user setuid also clears the permitted, effective and ambient capabilities
+ * (capabilities(7), "Effect of user ID changes on capabilities"). */
 static int drop_privileges(const char *user, struct tn_err *err)
 {
     errno = 0;
@@ -159,6 +162,9 @@ static int drop_privileges(const char *user, struct tn_err *err)
     if (!pw)
         return tn_err_set(err, TN_EUSAGE, "-Z: no user '%s'%s%s", user, errno ? ": " : "",
                           errno ? strerror(errno) : "");
+    /* the -w file, opened as root, belongs to the user from now on */
+    if (tn_safeout_chown_all(pw->pw_uid, pw->pw_gid) < 0)
+        return tn_err_set(err, TN_EIO, "-Z: cannot give the -w file to '%s': %s", user, strerror(errno));
     if (initgroups(pw->pw_name, pw->pw_gid) < 0 || setgid(pw->pw_gid) < 0 || setuid(pw->pw_uid) < 0)
         return tn_err_set(err, TN_EIO, "-Z: cannot become user '%s': %s", user, strerror(errno));
     if (pw->pw_uid != 0 && setuid(0) == 0)   /* paranoia: the drop must not be undoable */
@@ -222,16 +228,12 @@ int tn_source_open(struct tn_source **out, const struct tn_options *o, struct tn
         r = tn_source_open_twopoint(out, o, err);
     else
         r = open_plain(out, o, err);
-    if ((r = attach(out, bnd, r)) < 0 || !o->user)
-        return r;
-    struct tn_err derr;
-    r = drop_privileges(o->user, &derr);
-    if (r < 0) {
-        tn_source_close(*out, NULL);
-        *out = NULL;
-        *err = derr;
-    }
-    return r;
+    return attach(out, bnd, r);
+}
+
+int tn_source_drop_privileges(const struct tn_options *o, struct tn_err *err)
+{
+    return o->user ? drop_privileges(o->user, err) : 0;
 }
 
 int tn_source_open_path(struct tn_source **out, const char *path, const struct tn_options *o,

@@ -46,10 +46,13 @@ struct tn_source {
                                  * owned, set by tn_source_open / tn_source_open_path */
 };
 
-/* The input of the options: --ns2, --ingress/--egress files, --ingress-if/--egress-if, -i
- * (then privileges are dropped to -Z USER) or FILE arguments.  The --anonymize key is read
- * first, before any input is opened.  Returns 0 or <0 with err. */
+/* The input of the options: --ns2, --ingress/--egress files, --ingress-if/--egress-if, -i or
+ * FILE arguments.  The --anonymize key is read first, before any input is opened.  Returns 0
+ * or <0 with err. */
 int tn_source_open(struct tn_source **out, const struct tn_options *o, struct tn_err *err);
+/* -Z USER: become USER (groups, gid, uid; no capabilities left).  Called once every capture
+ * handle and the -w file are open.  0 without -Z; <0 with err when it fails. */
+int tn_source_drop_privileges(const struct tn_options *o, struct tn_err *err);
 
 /* One file: an ns-2 trace when it looks like one, else a packet trace (experiments). */
 int tn_source_open_path(struct tn_source **out, const char *path, const struct tn_options *o,

@@ -39,6 +39,16 @@ void tn_safeout_abort_all(void)
     }
 }
 
+int tn_safeout_chown_all(unsigned uid, unsigned gid)
+{
+    for (int i = 0; i < LIVE_MAX; i++) {
+        struct tn_safeout *o = live[i];
+        if (o && fchown(o->fd, (uid_t)uid, (gid_t)gid) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* The stream's write: all of it or -1, keeping the first errno (stdio's error flag does not
  * say why). */
 static ssize_t cookie_write(void *c, const char *buf, size_t n)

@@ -36,6 +36,10 @@ int tn_safeout_commit(struct tn_safeout *o, struct tn_err *err);
 /* Give up: close and remove the temporary.  Safe on a struct already committed or aborted. */
 void tn_safeout_abort(struct tn_safeout *o);
 
+/* Give every output open now to uid:gid (-Z: the files opened before the privileges are
+ * dropped belong to the user the run becomes).  0, or -1 with errno. */
+int tn_safeout_chown_all(unsigned uid, unsigned gid);
+
 /* Remove every temporary still open.  Async-signal-safe (unlink only): for a second signal,
  * which ends the run at once. */
 void tn_safeout_abort_all(void);
