@@ -142,8 +142,7 @@ static int erf_open(void **st, const struct tn_capture_input *in, struct tn_err 
     return 0;
 }
 
-/* 32.32 fixed point -> seconds + nanoseconds, rounded to nearest as Wireshark does. */
-static struct tn_time erf_ts(uint64_t ts)
+struct tn_time tn_capture_erf_ts(uint64_t ts)
 {
     struct tn_time t = {.sec = (int64_t)(ts >> 32)};
     uint64_t ns = ((ts & 0xffffffffu) * 1000000000u + 0x80000000u) >> 32;
@@ -238,7 +237,7 @@ static int erf_next(void *st, struct tn_frame *f, uint64_t num, const char *name
         uint64_t ts = 0;
         for (int i = 7; i >= 0; i--)
             ts = ts << 8 | r[i];
-        f->ts = erf_ts(ts);
+        f->ts = tn_capture_erf_ts(ts);
         f->data = r + framing + skip;
         f->caplen = caplen - skip;
         f->wirelen = wlen > skip ? wlen - skip : 0;

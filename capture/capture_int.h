@@ -69,6 +69,9 @@ extern const struct tn_capture_ops tn_capture_libtrace_ops;   /* by URI only: no
 
 /* Does a trace starting with m (or named path) look like ERF?  capture_erf.c. */
 bool tn_capture_erf_probe(const uint8_t *m, size_t len, const char *path);
+/* An ERF time stamp (32.32 fixed point) as seconds + nanoseconds, rounded to nearest as
+ * Wireshark does.  capture_erf.c. */
+struct tn_time tn_capture_erf_ts(uint64_t ts);
 
 /* Live capture (capture_pcap.c); not in the probe list. */
 extern const struct tn_capture_ops tn_capture_live_ops;

@@ -92,19 +92,6 @@ int tn_capture_libtrace_open_uri(void **st, const char *uri, const char *name,
     return 0;
 }
 
-/* 32.32 fixed point -> seconds + nanoseconds, rounded to nearest as Wireshark does. */
-static struct tn_time erf_ts(uint64_t ts)
-{
-    struct tn_time t = {.sec = (int64_t)(ts >> 32)};
-    uint64_t ns = ((ts & 0xffffffffu) * 1000000000u + 0x80000000u) >> 32;
-    if (ns >= 1000000000u) {
-        t.sec++;
-        ns -= 1000000000u;
-    }
-    t.nsec = (uint32_t)ns;
-    return t;
-}
-
 static int ltrace_next(void *st, struct tn_frame *f, uint64_t num, const char *name,
                        struct tn_err *err)
 {
@@ -138,7 +125,7 @@ static int ltrace_next(void *st, struct tn_frame *f, uint64_t num, const char *n
             wirelen = wirelen > skip ? wirelen - skip : 0;
         }
         if (erf) {
-            f->ts = erf_ts(trace_get_erf_timestamp(lt->pkt));
+            f->ts = tn_capture_erf_ts(trace_get_erf_timestamp(lt->pkt));
         } else {
             struct timespec ts = trace_get_timespec(lt->pkt);
             f->ts = (struct tn_time){.sec = (int64_t)ts.tv_sec, .nsec = (uint32_t)ts.tv_nsec};

@@ -228,6 +228,19 @@ static int end_of_file(struct pcapfile *pf, uint64_t num, const char *name, size
     return 0;
 }
 
+/* A record header that makes no sense: in the first record the file is not what its magic
+ * says (a format error); later the frames before it stand and the file is treated as cut there
+ * (a warning), as libpcap's errors are (map_pcap_error). */
+static int bad_record(bool after_first, uint64_t num, const char *name, const char *why,
+                      struct tn_err *err)
+{
+    if (after_first)
+        return tn_err_set(err, TN_ETRUNC, "%s: packet %llu: bad record header (%s); the rest of "
+                          "the file is skipped, as if cut there", name, (unsigned long long)num, why);
+    return tn_err_set(err, TN_EFORMAT, "%s: packet %llu: bad record header (%s)", name,
+                      (unsigned long long)num, why);
+}
+
 static int own_next(struct pcapfile *pf, struct tn_frame *f, uint64_t num, const char *name,
                     struct tn_err *err)
 {
@@ -250,7 +263,6 @@ static int own_next(struct pcapfile *pf, struct tn_frame *f, uint64_t num, const
         caplen = len;
         len = t;
     }
-    /* as with libpcap (map_pcap_error): corrupt after the first frame = cut there */
     char why[128] = "";
     if (caplen > pf->max_snap)
         snprintf(why, sizeof why, "captured length %u, bigger than the maximum of %u", caplen,
@@ -258,14 +270,8 @@ static int own_next(struct pcapfile *pf, struct tn_frame *f, uint64_t num, const
     else if (frac >= (pf->nsec ? 1000000000u : 1000000u))
         snprintf(why, sizeof why, "time stamp fraction %u, not below 10^%d", frac,
                  pf->nsec ? 9 : 6);
-    if (why[0]) {
-        if (pf->frames)
-            return tn_err_set(err, TN_ETRUNC, "%s: packet %llu: bad record header (%s); the "
-                              "rest of the file is skipped, as if cut there", name,
-                              (unsigned long long)num, why);
-        return tn_err_set(err, TN_EFORMAT, "%s: packet %llu: bad record header (%s)", name,
-                          (unsigned long long)num, why);
-    }
+    if (why[0])
+        return bad_record(pf->frames > 0, num, name, why, err);
     const uint8_t *data = take(pf, caplen, &got);
     if (got < caplen) {
         int r = end_of_file(pf, num, name, got, err);
@@ -359,16 +365,9 @@ static int pcapfile_next(void *st, struct tn_frame *f, uint64_t num, const char 
     struct pcap_pkthdr *h;
     const u_char *data;
     int r = pcap_next_ex(pf->p, &h, &data);
-    if (r == 1 && (uint64_t)h->ts.tv_usec >= 1000000000u) {
+    if (r == 1 && (uint64_t)h->ts.tv_usec >= 1000000000u)
         /* opened with nanosecond precision: a microsecond fraction >= 10^6 shows as >= 10^9 */
-        const char *why = "time stamp fraction not below one second";
-        if (num > 1)
-            return tn_err_set(err, TN_ETRUNC, "%s: packet %llu: bad record header (%s); the "
-                              "rest of the file is skipped, as if cut there", name,
-                              (unsigned long long)num, why);
-        return tn_err_set(err, TN_EFORMAT, "%s: packet %llu: bad record header (%s)", name,
-                          (unsigned long long)num, why);
-    }
+        return bad_record(num > 1, num, name, "time stamp fraction not below one second", err);
     if (r == 1) {
         f->ts.sec = (int64_t)h->ts.tv_sec;
         f->ts.nsec = (uint32_t)h->ts.tv_usec;   /* nanoseconds: opened with NANO precision */

@@ -10,3 +10,6 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export CK_FORK=no
 cd build-asan
 ctest --output-on-failure -j2 "$@"
+cd ..
+# Every libFuzzer target for 30 s (docs/reliability.md; tests/fuzz/run.sh runs an hour each).
+bash tests/fuzz/run.sh --seconds "${TN_FUZZ_SECONDS:-30}"

@@ -9,7 +9,7 @@
 #     opened before the drop, belongs to nobody; SIGINT ends a live run with exit 0.
 #  2. The capture interface is deleted during a live run: the run ends by itself (within 5 s)
 #     with exit 2, the final report ("Trace summary"), and the capture error said once.
-#  3. A trace read at --replay=1 (2.3 s) gets SIGINT after 0.5 s: exit 130, stderr "interrupted
+#  3. A trace read at --replay=1 (2.3 s) gets SIGINT after 1 s: exit 130, stderr "interrupted
 #     by SIGINT: reading stopped after packet N of FILE", every CSV complete (ends with CRLF,
 #     connections.csv has its rows) and no temporary left.  SIGTERM: exit 143.
 #  4. Two SIGINTs 50 ms apart: exit 130 at once, no temporary left, and every file under a final
@@ -124,7 +124,7 @@ for sig in INT TERM; do
     out="$tmp/sig$sig"
     "$bin" -q --replay=1 --csv "$out" "$sample" >"$tmp/sig.out" 2>"$tmp/sig.err" &
     pid=$!
-    sleep 0.5
+    sleep 1
     kill -$sig "$pid"
     wait "$pid"
     rc=$?
@@ -145,7 +145,7 @@ done
 out="$tmp/twice"
 "$bin" -q --replay=1 --csv "$out" --plot "$out/plot" "$sample" >/dev/null 2>"$tmp/twice.err" &
 pid=$!
-sleep 0.5
+sleep 1
 kill -INT "$pid"
 sleep 0.05
 kill -INT "$pid" 2>/dev/null
