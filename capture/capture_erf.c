@@ -45,17 +45,17 @@ static const struct {
     int linktype;
     unsigned pad, skip;
 } erf_types[] = {
-    {1, TN_LT_C_HDLC, 0, 0},                 /* HDLC_POS */
-    {2, TN_LT_ETHERNET, ERF_ETH_PAD, 0},     /* ETH */
-    {3, TN_LT_ATM_RFC1483, 0, ATM_CELL_HDR}, /* ATM */
-    {10, TN_LT_C_HDLC, 0, 0},                /* COLOR_HDLC_POS */
-    {11, TN_LT_ETHERNET, ERF_ETH_PAD, 0},    /* COLOR_ETH */
-    {15, TN_LT_C_HDLC, 0, 0},                /* DSM_COLOR_HDLC_POS */
-    {16, TN_LT_ETHERNET, ERF_ETH_PAD, 0},    /* DSM_COLOR_ETH */
-    {19, TN_LT_C_HDLC, 0, 0},                /* COLOR_HASH_POS */
-    {20, TN_LT_ETHERNET, ERF_ETH_PAD, 0},    /* COLOR_HASH_ETH */
-    {22, TN_LT_RAW, 0, 0},                   /* IPV4 */
-    {23, TN_LT_RAW, 0, 0},                   /* IPV6 */
+    {1, TN_LINK_C_HDLC, 0, 0},                 /* HDLC_POS */
+    {2, TN_LINK_ETHERNET, ERF_ETH_PAD, 0},     /* ETH */
+    {3, TN_LINK_ATM_RFC1483, 0, ATM_CELL_HDR}, /* ATM */
+    {10, TN_LINK_C_HDLC, 0, 0},                /* COLOR_HDLC_POS */
+    {11, TN_LINK_ETHERNET, ERF_ETH_PAD, 0},    /* COLOR_ETH */
+    {15, TN_LINK_C_HDLC, 0, 0},                /* DSM_COLOR_HDLC_POS */
+    {16, TN_LINK_ETHERNET, ERF_ETH_PAD, 0},    /* DSM_COLOR_ETH */
+    {19, TN_LINK_C_HDLC, 0, 0},                /* COLOR_HASH_POS */
+    {20, TN_LINK_ETHERNET, ERF_ETH_PAD, 0},    /* COLOR_HASH_ETH */
+    {22, TN_LINK_RAW, 0, 0},                   /* IPV4 */
+    {23, TN_LINK_RAW, 0, 0},                   /* IPV6 */
 };
 
 struct erf {

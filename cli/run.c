@@ -122,8 +122,10 @@ int tn_run_end(struct tn_run *r)
                  (unsigned long long)evicted, r->acfg.max_conns);
         tn_cli_warn(msg);
     }
-    /* an unreadable input alone gets its error, not an empty report */
-    bool nothing_read = tn_analyzer_stats(r->an)->frames == 0 && status == TN_EXIT_INPUT;
+    /* an unreadable input alone gets its error, not an empty report; a live capture that
+     * failed (its interface went away) still reports what it saw, even nothing */
+    bool nothing_read = tn_analyzer_stats(r->an)->frames == 0 && status == TN_EXIT_INPUT &&
+                        !r->src->live;
     if (!nothing_read)
         status = tn_exit_worst(status, tn_outputs_write(r->o, r->an, r->q2 ? tn_q2_result(r->q2) : NULL, r->linkq));
     tn_source_report_stats(r->src, stdout);

@@ -11,5 +11,8 @@ export CK_FORK=no
 cd build-asan
 ctest --output-on-failure -j2 "$@"
 cd ..
-# Every libFuzzer target for 30 s (docs/reliability.md; tests/fuzz/run.sh runs an hour each).
-bash tests/fuzz/run.sh --seconds "${TN_FUZZ_SECONDS:-30}"
+# Every libFuzzer target for 30 s (docs/reliability.md; tests/fuzz/run.sh runs an hour each);
+# once per CI run: not again in the fresh clone that e2e_fresh_clone tests with this script.
+if [ -z "${TN_FRESH_CLONE_INNER:-}" ]; then
+  bash tests/fuzz/run.sh --seconds "${TN_FUZZ_SECONDS:-30}"
+fi
