@@ -9,9 +9,11 @@
  * The packets of the read loop live in main's callees only, so a pointer kept to one past its
  * frame is caught with ASan's detect_stack_use_after_return (see fuzz_pipeline.c).
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fuzz_util.h"
 
@@ -72,16 +74,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     argv[argc] = NULL;
     extern int optind;
     optind = 0;
-    /* the reports go to stdout: out of the way of libFuzzer's own output */
-    FILE *saved = stdout;
-    FILE *null = fopen("/dev/null", "w");
-    if (null)
-        stdout = null;
+    /* the reports (stdout) and the program's warnings (stderr) go to /dev/null, out of the way
+     * of libFuzzer's log; TN_FUZZ_VERBOSE=1 keeps stderr (a finding's sanitizer report is there:
+     * replay it so) */
+    static int quiet = -1;
+    if (quiet < 0)
+        quiet = !getenv("TN_FUZZ_VERBOSE");
+    fflush(stdout);
+    fflush(stderr);
+    int out = dup(1), errfd = quiet ? dup(2) : -1;
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+        dup2(null, 1);
+        if (quiet)
+            dup2(null, 2);
+        close(null);
+    }
     (void)tn_cli_main(argc, argv);
-    if (null) {
-        fflush(stdout);
-        stdout = saved;
-        fclose(null);
+    fflush(stdout);
+    fflush(stderr);
+    if (out >= 0) {
+        dup2(out, 1);
+        close(out);
+    }
+    if (errfd >= 0) {
+        dup2(errfd, 2);
+        close(errfd);
     }
     for (int i = 0; i < argc; i++)
         free(argv[i]);
