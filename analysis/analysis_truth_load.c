@@ -22,10 +22,10 @@ static int64_t parse_time_ns(const char *s)
     char *end;
     long long sec = strtoll(s, &end, 10);
     /* a number from a file: held to what nanoseconds can count before it is scaled */
-    if (sec > TN_TIME_SEC_LIM)
-        sec = TN_TIME_SEC_LIM;
-    else if (sec < -TN_TIME_SEC_LIM)
-        sec = -TN_TIME_SEC_LIM;
+    if (sec > TN_TIME_SEC_MAX)
+        sec = TN_TIME_SEC_MAX;
+    else if (sec < 0)
+        sec = 0;
     int64_t ns = (int64_t)sec * 1000000000;
     if (*end == '.') {
         int64_t frac = 0, scale = 100000000;

@@ -63,7 +63,7 @@ struct tn_time tn_capture_ts_scaled(uint64_t ts, bool binary, unsigned exp)
         /* units of 2^-exp s; exp <= 63 */
         uint64_t frac = exp ? ts & ((UINT64_C(1) << exp) - 1) : 0;
         uint64_t s = exp ? ts >> exp : ts;
-        t.sec = s > (uint64_t)TN_TIME_SEC_LIM ? TN_TIME_SEC_LIM : (int64_t)s;
+        t.sec = s > (uint64_t)TN_TIME_SEC_MAX ? TN_TIME_SEC_MAX : (int64_t)s;
         /* frac * 1e9 must fit 64 bits: drop low bits beyond 2^-34 (< 0.06 ns) first */
         unsigned e = exp;
         if (e > 34) {
@@ -79,7 +79,7 @@ struct tn_time tn_capture_ts_scaled(uint64_t ts, bool binary, unsigned exp)
         div *= 10;
     uint64_t frac = ts % div;
     uint64_t s = ts / div;
-    t.sec = s > (uint64_t)TN_TIME_SEC_LIM ? TN_TIME_SEC_LIM : (int64_t)s;
+    t.sec = s > (uint64_t)TN_TIME_SEC_MAX ? TN_TIME_SEC_MAX : (int64_t)s;
     if (exp <= 9) {
         uint64_t mul = 1;
         for (unsigned i = exp; i < 9; i++)
@@ -351,12 +351,11 @@ int tn_capture_next(struct tn_capture *c, struct tn_frame *f, struct tn_err *err
             }
         }
         if (r == 1) {
-            /* absurd time stamps (pcapng offsets and resolutions allow +-2^64 s) are held to
-             * what nanoseconds can count, so nothing downstream overflows */
-            if (f->ts.sec > TN_TIME_SEC_LIM)
-                f->ts.sec = TN_TIME_SEC_LIM;
-            else if (f->ts.sec < -TN_TIME_SEC_LIM)
-                f->ts.sec = -TN_TIME_SEC_LIM;
+            /* absurd time stamps are held to 1970-2106 (TN_TIME_SEC_MAX) */
+            if (f->ts.sec > TN_TIME_SEC_MAX)
+                f->ts.sec = TN_TIME_SEC_MAX;
+            else if (f->ts.sec < 0)
+                f->ts.sec = 0;
             f->num = ++c->num;
             f->source = c->name;
             c->stats.frames++;

@@ -242,7 +242,7 @@ static struct tn_time iface_ts(const struct iface *ifc, uint32_t hi, uint32_t lo
 {
     struct tn_time t = tn_capture_ts_scaled((uint64_t)hi << 32 | lo, ifc->res_binary,
                                             ifc->res_exp);
-    /* both may be anything a file says: saturate (capture.c clamps to TN_TIME_SEC_LIM) */
+    /* both may be anything a file says: saturate (capture.c clamps to 0..TN_TIME_SEC_MAX) */
     if (__builtin_add_overflow(t.sec, ifc->tsoffset, &t.sec))
         t.sec = ifc->tsoffset < 0 ? INT64_MIN : INT64_MAX;
     return t;

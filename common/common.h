@@ -44,16 +44,17 @@ static inline double tn_time_diff(struct tn_time a, struct tn_time b)
     return (double)(a.sec - b.sec) + ((double)a.nsec - (double)b.nsec) * 1e-9;
 }
 
-/* Most seconds from the epoch, either way, that nanoseconds in an int64_t can hold (+-292
- * years); the capture layer clamps every frame's time stamp to it, so that arithmetic on
- * nanoseconds never overflows. */
-#define TN_TIME_SEC_LIM (INT64_MAX / 1000000000 - 1)
+/* The seconds a capture's time stamp may have: 0 .. 2^32-1 (1970-2106), the range of pcap's
+ * unsigned 32-bit seconds (pcap-savefile(5)).  The capture layer holds every frame's time stamp
+ * to it (pcapng resolutions and offsets allow +-2^64 s): nanoseconds then stay below 2^62, so
+ * sums and differences of times in the analysis cannot overflow. */
+#define TN_TIME_SEC_MAX INT64_C(4294967295)
 
 /* Nanoseconds since the epoch (+-292 years); a corrupt time stamp saturates instead of
  * overflowing. */
 static inline int64_t tn_time_ns(struct tn_time t)
 {
-    const int64_t lim = TN_TIME_SEC_LIM;
+    const int64_t lim = INT64_MAX / 1000000000 - 1;
     int64_t sec = t.sec > lim ? lim : t.sec < -lim ? -lim : t.sec;
     return sec * 1000000000 + (int64_t)t.nsec;
 }

@@ -223,7 +223,8 @@ static size_t ng_block(uint8_t *out, uint32_t type, const uint8_t *body, uint32_
 }
 
 /* if_tsresol 10^0 (seconds) with a 2^64-1 time stamp, and if_tsoffset near INT64_MAX: the
- * seconds are held at TN_TIME_SEC_LIM (../shared/repro/13a made UBSan abort). */
+ * seconds are held at 2^32-1, TN_TIME_SEC_MAX (../shared/repro/13a made UBSan abort); one near
+ * INT64_MIN at 0. */
 START_TEST(test_pcapng_huge_time_stamps)
 {
     uint8_t buf[512];
@@ -244,11 +245,18 @@ START_TEST(test_pcapng_huge_time_stamps)
     int64_t big = INT64_MAX - 5;
     memcpy(idb + 20, &big, 8);
     off += ng_block(buf + off, 1, idb, 32);       /* ends with opt_endofopt (zeros) */
+    int64_t small = INT64_MIN + 5;                /* interface 1: an offset near INT64_MIN */
+    memcpy(idb + 20, &small, 8);
+    off += ng_block(buf + off, 1, idb, 32);
     uint8_t epb[20 + 60] = {0};
     put32(epb + 4, 0xffffffff);                   /* time stamp high */
     put32(epb + 8, 0xffffffff);                   /* low */
     put32(epb + 12, 60);
     put32(epb + 16, 60);
+    off += ng_block(buf + off, 6, epb, sizeof epb);
+    put32(epb, 1);                                /* the same packet on interface 1, at 0 */
+    put32(epb + 4, 0);
+    put32(epb + 8, 0);
     off += ng_block(buf + off, 6, epb, sizeof epb);
     const char *p = tmp_path("huge-ts.pcapng");
     write_bytes(p, buf, off, "wb");
@@ -257,8 +265,10 @@ START_TEST(test_pcapng_huge_time_stamps)
     ck_assert_msg(tn_capture_open_file(&c, p, &err) == 0, "%s", err.msg);
     struct tn_frame f;
     ck_assert_msg(tn_capture_next(c, &f, &err) == 1, "%s", err.msg);
-    ck_assert_int_eq(f.ts.sec, TN_TIME_SEC_LIM);
-    ck_assert_int_eq(tn_time_ns(f.ts), TN_TIME_SEC_LIM * 1000000000);   /* no overflow */
+    ck_assert_int_eq(f.ts.sec, 4294967295);
+    ck_assert_int_eq(tn_time_ns(f.ts), INT64_C(4294967295) * 1000000000);   /* no overflow */
+    ck_assert_msg(tn_capture_next(c, &f, &err) == 1, "%s", err.msg);
+    ck_assert_int_eq(f.ts.sec, 0);
     tn_capture_close(c, NULL);
 }
 END_TEST
