@@ -11,7 +11,8 @@ PACKAGES=(
   libtrace-tools
   tshark tcptrace tcpdump iperf3 iproute2 iptables ethtool iputils-ping jq tmux
   libxml2-utils fonts-dejavu-core gzip bzip2 xz-utils zstd procps bc time python3 git
-  ns2 clang
+  ns2
+  clang
 )
 
 missing=()
