@@ -1,7 +1,8 @@
 /* capture_writer.c - pcap files written by -w and --export: the classic format with nanosecond
  * time stamps (magic 0xa1b23c4d, pcap-savefile(5) / draft-ietf-opsawg-pcap section 4), written
- * as PATH.tmp with every write checked, and renamed to PATH only when all of it is on disk; a
- * failed or abandoned file is removed, never left half-written under its final name.
+ * through safeout.h: a mkstemp temporary in PATH's directory (a name planted there is never
+ * followed), every write checked, renamed to PATH only when all of it is on disk; a failed or
+ * abandoned file is removed, never left half-written under its final name.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "safeout.h"
 
 #define PCAP_MAGIC_NS 0xa1b23c4du
 #define PCAP_VERSION_MAJOR 2
@@ -19,7 +21,7 @@
 enum { FLUSH_FRAMES = 4096 };
 
 struct tn_pcap_writer {
-    char *path, *tmp;
+    struct tn_safeout out;     /* the temporary and its stream (fp) */
     FILE *fp;
     uint32_t snaplen;
     bool flush_often;
@@ -43,7 +45,7 @@ static void le32(uint8_t *p, uint32_t v)
 static int fail(struct tn_pcap_writer *w, struct tn_err *err, const char *what)
 {
     if (!w->failed.code)
-        tn_err_set(&w->failed, TN_EIO, "%s: %s after %llu packets: %s", w->tmp, what,
+        tn_err_set(&w->failed, TN_EIO, "%s: %s after %llu packets: %s", w->out.path, what,
                    (unsigned long long)w->frames, strerror(errno ? errno : EIO));
     if (err)
         *err = w->failed;
@@ -76,19 +78,13 @@ int tn_pcap_writer_open(struct tn_pcap_writer **out, const char *path, uint32_t 
                         bool flush_often, struct tn_err *err)
 {
     *out = NULL;
-    size_t n = strlen(path) + 5;
-    char *tmp = tn_xmalloc(n);
-    snprintf(tmp, n, "%s.tmp", path);
-    FILE *fp = fopen(tmp, "wb");
-    if (!fp) {
-        int r = tn_err_set(err, TN_EIO, "%s: %s", tmp, strerror(errno));
-        free(tmp);
+    struct tn_pcap_writer *w = tn_xcalloc(1, sizeof *w);
+    int r = tn_safeout_open(&w->out, path, err);
+    if (r < 0) {
+        free(w);
         return r;
     }
-    struct tn_pcap_writer *w = tn_xcalloc(1, sizeof *w);
-    w->path = tn_xstrdup(path);
-    w->tmp = tmp;
-    w->fp = fp;
+    w->fp = w->out.fp;
     w->snaplen = snaplen ? snaplen : 262144;
     w->flush_often = flush_often;
     w->linktype = -1;
@@ -132,21 +128,12 @@ uint64_t tn_pcap_writer_skipped(const struct tn_pcap_writer *w)
     return w ? w->skipped : 0;
 }
 
-static void destroy(struct tn_pcap_writer *w)
-{
-    free(w->path);
-    free(w->tmp);
-    free(w);
-}
-
 void tn_pcap_writer_abort(struct tn_pcap_writer *w)
 {
     if (!w)
         return;
-    if (w->fp)
-        fclose(w->fp);
-    unlink(w->tmp);
-    destroy(w);
+    tn_safeout_abort(&w->out);
+    free(w);
 }
 
 int tn_pcap_writer_close(struct tn_pcap_writer *w, int linktype_if_empty, struct tn_err *err)
@@ -161,17 +148,10 @@ int tn_pcap_writer_close(struct tn_pcap_writer *w, int linktype_if_empty, struct
     } else if (w->linktype < 0) {
         r = header(w, linktype_if_empty >= 0 ? linktype_if_empty : 1, err);
     }
-    errno = 0;
-    if (r == 0 && (fflush(w->fp) != 0 || fsync(fileno(w->fp)) != 0))
-        r = fail(w, err, "write failed");
-    errno = 0;
-    if (fclose(w->fp) != 0 && r == 0)
-        r = fail(w, err, "close failed");
-    w->fp = NULL;
-    if (r == 0 && rename(w->tmp, w->path) != 0)
-        r = tn_err_set(err, TN_EIO, "%s: cannot rename to %s: %s", w->tmp, w->path, strerror(errno));
-    if (r < 0)
-        unlink(w->tmp);
-    destroy(w);
+    if (r == 0)
+        r = tn_safeout_commit(&w->out, err);   /* flush, fsync, close, rename; removed if not */
+    else
+        tn_safeout_abort(&w->out);
+    free(w);
     return r;
 }

@@ -5,8 +5,8 @@
 #
 # Input: samples/cubic-owd5/rcv1_eth0.pcap (4136 packets, committed).
 #  1. Full filesystem (a 64 KiB tmpfs; needs root for mount): -w, --csv, --plot, --xplot each
-#     exit 2 with "FILE: cannot write: No space left on device; the file was not written" on
-#     stderr, no temporary left in the directory, and every file that does stand under its final
+#     exit 2 with "FILE: cannot write: No space left on device; the file was not written" (-w:
+#     "FILE: write failed after N packets: No space left on device") on stderr, no temporary left in the directory, and every file that does stand under its final
 #     name is byte for byte the one a run with room writes (nothing partial under a final name).
 #  2. Symlinks planted at every temporary name the old writers used (.NAME.tmp, PATH.tmp) and at
 #     a final name, pointing at a victim file: the victim keeps its bytes, the final name becomes
@@ -45,7 +45,7 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$full" 2>/dev/null; t
         "$bin" -q "$opt" "$full/$target" "$in" >/dev/null 2>"$tmp/$name.err"
         local rc=$?
         [ "$rc" = 2 ] && ok "$name: full disk, exit 2" || bad "$name: full disk, exit $rc (want 2)"
-        if grep -q "$full/$target.*: cannot write: No space left on device; the file was not written" "$tmp/$name.err"; then
+        if grep -qE "$full/$target[^:]*: (cannot write|write failed after [0-9]+ packets): No space left on device" "$tmp/$name.err"; then
             ok "$name: message names the file and the reason"
         else
             bad "$name: message: $(cat "$tmp/$name.err")"
