@@ -530,7 +530,10 @@ int tn_options_parse(struct tn_options *o, int argc, char **argv, struct tn_err 
     o->idle_timeout_s = 120;
     o->max_conns = -1;
     opterr = 0;
-    optind = 1;
+    /* 0, not 1: glibc then also forgets where it was inside a cluster of short options (a parse
+     * that stopped at an error in "-abc" left a pointer into that argv; the next parse read it
+     * after it was freed: fuzz_options, tests/fuzz/corpus/regress-options) */
+    optind = 0;
     int c, li = -1;
     while ((c = getopt_long(argc, argv, "+i:s:B:w:Z:o:plqhVAnrWbtGSTRN", longopts, &li)) != -1) {
         if (c == OPT_FIG) {
