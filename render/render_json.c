@@ -1,11 +1,12 @@
 /* render_json.c - --json: the records of connections.csv, senders.csv and events.csv as JSON
  * Lines (one object per line, "type" first: "connection", "sender", "event"), from the same
- * column tables, for jq and notebooks.  Written to a temporary file and renamed, like the CSV. */
+ * column tables, for jq and notebooks.  Written through safeout, like the CSV. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "render_cols.h"
+#include "safeout.h"
 
 static void write_all(FILE *out, const struct tn_analyzer *a, const struct tn_view *v)
 {
@@ -34,18 +35,10 @@ int tn_json_write(const char *path, const struct tn_analyzer *a, const struct tn
         write_all(stdout, a, v);
         return fflush(stdout) == 0 ? 0 : tn_err_set(err, TN_EIO, "--json: standard output: %s", strerror(errno));
     }
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *fp = fopen(tmp, "w");
-    if (!fp)
-        return tn_err_set(err, TN_EIO, "%s: cannot write: %s", tmp, strerror(errno));
-    write_all(fp, a, v);
-    bool bad = ferror(fp) != 0;
-    bad |= fclose(fp) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return tn_err_set(err, TN_EIO, "%s: %s", path, bad ? "write failed" : strerror(e));
-    }
-    return 0;
+    struct tn_safeout o;
+    int r = tn_safeout_open(&o, path, err);
+    if (r < 0)
+        return r;
+    write_all(o.fp, a, v);
+    return tn_safeout_commit(&o, err);
 }
