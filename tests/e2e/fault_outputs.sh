@@ -4,7 +4,7 @@
 #   fault_outputs.sh BINARY CORPUS_DIR SOURCE_DIR     exit 0 pass, 1 fail, 77 skip
 #
 # Input: samples/cubic-owd5/rcv1_eth0.pcap (4136 packets, committed).
-#  1. Full filesystem (a 64 KiB tmpfs; needs root for mount): -w, --csv, --plot, --xplot each
+#  1. Full filesystem (a 64 KiB tmpfs; needs root for mount): -w, --csv, --plot, --xplot, --json each
 #     exit 2 with "FILE: cannot write: No space left on device; the file was not written" (-w:
 #     "FILE: write failed after N packets: No space left on device") on stderr, no temporary left in the directory, and every file that does stand under its final
 #     name is byte for byte the one a run with room writes (nothing partial under a final name).
@@ -35,10 +35,12 @@ bad() { echo "FAIL $*"; fail=1; }
 # ---- 1. full filesystem --------------------------------------------------------------------
 if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$full" 2>/dev/null; then
     mounted=1
-    # run NAME OPTION TARGET: once with room (reference), once onto the full tmpfs
+    # run NAME OPTION TARGET [FILL_KB]: once with room (reference), once onto the full tmpfs
+    # (FILL_KB of it taken first by a filler file, for an output smaller than the tmpfs)
     run() {
-        local name=$1 opt=$2 target=$3
+        local name=$1 opt=$2 target=$3 fill=${4:-0}
         rm -rf "${full:?}"/* "${full:?}"/.[!.]* 2>/dev/null
+        [ "$fill" = 0 ] || head -c "${fill}k" /dev/zero > "$full/filler" 2>/dev/null
         "$bin" -q "$opt" "$tmp/ref-$target" "$in" >/dev/null 2>"$tmp/ref-$name.err"
         local rrc=$?
         [ "$rrc" = 0 ] || bad "$name: reference run exit $rrc: $(cat "$tmp/ref-$name.err")"
@@ -66,6 +68,7 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$full" 2>/dev/null; t
     run csv --csv csv
     run plot --plot plot
     run xplot --xplot xpl
+    run json --json out.jsonl 48   # 31 KB of JSON Lines into the 16 KiB left
     # series.csv: never a header-only file when its rows did not fit
     if [ -f "$full/csv/series.csv" ] && [ "$(wc -l < "$full/csv/series.csv")" -le 1 ]; then
         bad "csv: a header-only series.csv was left"
@@ -79,13 +82,14 @@ d="$tmp/plant"
 mkdir -p "$d/csv" "$d/xpl"
 printf 'victim\n' > "$tmp/victim"
 printf 'victim2\n' > "$tmp/victim2"
-for n in connections events series packets dfcp_blocks; do
+for n in connections events series packets dfcp_blocks senders; do
     ln -s "$tmp/victim" "$d/csv/.$n.csv.tmp"
 done
 ln -s "$tmp/victim" "$d/out.pcap.tmp"
+ln -s "$tmp/victim" "$d/out.jsonl.tmp"
 ln -s "$tmp/victim2" "$d/csv/connections.csv"
 ln -s "$tmp/victim" "$d/xpl/.conn1-a2b_tsg.xpl.tmp"
-"$bin" -q -w "$d/out.pcap" --csv "$d/csv" --xplot "$d/xpl" "$in" >/dev/null 2>"$tmp/plant.err"
+"$bin" -q -w "$d/out.pcap" --csv "$d/csv" --xplot "$d/xpl" --json "$d/out.jsonl" "$in" >/dev/null 2>"$tmp/plant.err"
 rc=$?
 [ "$rc" = 0 ] && ok "planted symlinks: exit 0" || bad "planted symlinks: exit $rc: $(cat "$tmp/plant.err")"
 [ "$(cat "$tmp/victim")" = victim ] && ok "victim of the temporary names unchanged" || bad "victim overwritten"
@@ -93,5 +97,6 @@ rc=$?
 [ -f "$d/csv/connections.csv" ] && [ ! -L "$d/csv/connections.csv" ] && ok "final name is a regular file" ||
     bad "connections.csv is not a regular file"
 [ -f "$d/out.pcap" ] && [ ! -L "$d/out.pcap" ] && ok "-w file written" || bad "-w file missing"
+[ -s "$d/out.jsonl" ] && [ ! -L "$d/out.jsonl" ] && ok "--json file written" || bad "--json file missing"
 
 exit $fail
