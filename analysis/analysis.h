@@ -591,6 +591,13 @@ int tn_truth_load(const char *path, struct tn_truth **out, struct tn_err *err);
 const char *tn_truth_sources(const struct tn_truth *t);
 void tn_truth_free(struct tn_truth *t);
 
+/* The kernel's congestion window and slow-start threshold (segments) of the sender of direction
+ * d of c, in the file's order, while the capture saw the connection.  ssthresh points that are
+ * no threshold (the kernel's "infinite" initial 0x7fffffff, or none reported) are left out.
+ * Returns the number of cwnd points; *cwnd and *ssth are allocated (free both, even when 0). */
+size_t tn_truth_window(const struct tn_truth *t, const struct tn_conn *c, int d, struct tn_point **cwnd,
+                       struct tn_point **ssth, size_t *nssth);
+
 /* Accuracy for one sender (connection, direction) that the truth covers. */
 struct tn_accuracy {
     unsigned conn;

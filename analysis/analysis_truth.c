@@ -38,6 +38,26 @@ static int key_dir(const struct truth_key *k, const struct tn_conn *c, int64_t t
     return -1;
 }
 
+size_t tn_truth_window(const struct tn_truth *t, const struct tn_conn *c, int d, struct tn_point **cwnd,
+                       struct tn_point **ssth, size_t *nssth)
+{
+    size_t n = 0, cap = 0, cap_s = 0;
+    *cwnd = *ssth = NULL;
+    *nssth = 0;
+    for (size_t i = 0; i < t->nprobes; i++) {
+        const struct truth_probe *p = &t->probes[i];
+        if (key_dir(&p->k, c, p->t_ns) != d)
+            continue;
+        tn_grow((void **)cwnd, &cap, n + 1, sizeof **cwnd);
+        (*cwnd)[n++] = (struct tn_point){p->t_ns, p->cwnd};
+        if (p->ssthresh > 0 && p->ssthresh < 0x7fffffff) {
+            tn_grow((void **)ssth, &cap_s, *nssth + 1, sizeof **ssth);
+            (*ssth)[(*nssth)++] = (struct tn_point){p->t_ns, p->ssthresh};
+        }
+    }
+    return n;
+}
+
 /* Index of the last point at or before t, or -1. */
 static long series_at(const struct tn_series *s, int64_t t)
 {

@@ -156,7 +156,6 @@ void tn_options_plot_opts(const struct tn_options *o, struct tn_plot_opts *po)
         .width = o->plot_width,
         .height = o->plot_height,
         .scale = o->plot_scale,
-        .truth_file = o->truth_file,
         .no_title = o->plot_no_title,
         .legend = o->plot_legend,
         .legend_by = o->plot_legend_by,

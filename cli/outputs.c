@@ -31,7 +31,7 @@ static bool want_json(const struct tn_out_ctx *x) { return x->o->senders_json !=
 static bool want_csv(const struct tn_out_ctx *x) { return x->o->csv_dir != NULL; }
 static bool want_plot(const struct tn_out_ctx *x) { return x->o->plot_dir != NULL; }
 static bool want_xplot(const struct tn_out_ctx *x) { return x->o->xplot_dir != NULL; }
-static bool want_truth(const struct tn_out_ctx *x) { return x->o->truth_file != NULL; }
+static bool want_truth(const struct tn_out_ctx *x) { return x->truth != NULL; }
 
 static bool want_multi_text(const struct tn_out_ctx *x)
 {
@@ -104,17 +104,17 @@ static int write_dfcp_blocks_csv(const struct tn_out_ctx *x, struct tn_err *err)
     return tn_csv_write_dfcp_blocks(x->o->csv_dir, x->an, &x->view, err);
 }
 
-static struct tn_plot_opts plot_opts(const struct tn_options *o, const char *truth_file)
+static struct tn_plot_opts plot_opts(const struct tn_options *o, const struct tn_truth *truth)
 {
     struct tn_plot_opts po;
     tn_options_plot_opts(o, &po);
-    po.truth_file = truth_file;
+    po.truth = truth;
     return po;
 }
 
 static int write_plots(const struct tn_out_ctx *x, struct tn_err *err)
 {
-    struct tn_plot_opts po = plot_opts(x->o, x->o->truth_file);
+    struct tn_plot_opts po = plot_opts(x->o, x->truth);
     return tn_plot_write_all(x->o->plot_dir, x->an, &x->view, &po, err);
 }
 
@@ -125,17 +125,14 @@ static int write_xplots(const struct tn_out_ctx *x, struct tn_err *err)
 
 static int write_truth(const struct tn_out_ctx *x, struct tn_err *err)
 {
-    struct tn_truth *truth;
-    int r = tn_truth_load(x->o->truth_file, &truth, err);
-    if (r < 0)
-        return r;
+    (void)err;
+    const struct tn_truth *truth = x->truth;
     printf("\nGround truth read: %s\n", tn_truth_sources(truth));
     size_t max = 2 * tn_analyzer_conn_count(x->an) + 1;
     struct tn_accuracy *acc = tn_xcalloc(max, sizeof *acc);
     size_t n = tn_truth_compare(truth, x->an, acc, max);
     tn_report_accuracy(stdout, acc, n);
     free(acc);
-    tn_truth_free(truth);
     return 0;
 }
 
@@ -233,10 +230,15 @@ int tn_outputs_write(const struct tn_options *o, const struct tn_analyzer *an, c
     };
     if (o->npicks && x.npicked == 0)
         tn_cli_warn("--connection: no connection matches the selection");
+    int status = TN_EXIT_OK;
+    struct tn_err terr;
+    if (o->truth_file && tn_truth_load(o->truth_file, &x.truth, &terr) < 0) {
+        tn_cli_warn(terr.msg);   /* the other outputs still come, without the truth */
+        status = TN_EXIT_INPUT;
+    }
     tn_multi_compute(o, an, x.picked, x.npicked, &x.multi);
     x.multi.m.q2 = q2;
     x.multi.m.linkq = linkq;
-    int status = TN_EXIT_OK;
     for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
         struct tn_err err;
         if (!outputs[i].wanted(&x) || outputs[i].write(&x, &err) >= 0)
@@ -245,6 +247,7 @@ int tn_outputs_write(const struct tn_options *o, const struct tn_analyzer *an, c
         status = TN_EXIT_INPUT;
     }
     tn_multi_fini(&x.multi);
+    tn_truth_free(x.truth);
     free(x.picked);
     return status;
 }

@@ -18,6 +18,7 @@ struct tn_out_ctx {
     unsigned *picked;          /* the --connection picks as numbers (NULL: none) */
     size_t npicked;
     struct tn_multi_results multi;
+    struct tn_truth *truth;    /* --truth, read once for the accuracy report and the cwnd figures */
 };
 
 /* Every wanted row in table order.  q2 and linkq (NULL when the input has none) are the

@@ -162,7 +162,7 @@ int tn_plot_mkdir(const char *dir, struct tn_err *err);
 struct tn_fig_cfg {
     const struct tn_view *view;
     int ncols, nrows;          /* decimation grid, 0 = none */
-    const char *truth_file;    /* cwnd ground truth (lab tcp_probe.csv) or NULL */
+    const struct tn_truth *truth;   /* kernel ground truth for the cwnd figures, or NULL */
     int legend_by;             /* enum tn_legend_by: how multi-flow legends name a flow */
     const struct tn_flow_rule *rules;   /* --flow names */
     size_t nrules;

@@ -47,7 +47,7 @@ struct tn_plot_opts {
     const char *format;        /* "png", "svg", "pdf" */
     int width, height;         /* points */
     double scale;              /* PNG pixels per point */
-    const char *truth_file;    /* optional ground-truth CSV/tcp_probe overlay for cwnd figures */
+    const struct tn_truth *truth;   /* optional kernel ground truth (tn_truth_load) for cwnd figures */
     bool no_title;             /* --no-title: no title and subtitle */
     int legend;                /* enum tn_legend_pos (plot.h): below, right, inside, off */
     int legend_by;             /* enum tn_legend_by */

@@ -65,7 +65,7 @@ int tn_fig_writer_open(struct tn_fig_writer *w, const char *dir, const struct tn
     w->fc = (struct tn_fig_cfg){
         .ncols = (int)(w->po.width * res),
         .nrows = (int)(w->po.height * res),
-        .truth_file = w->po.truth_file,
+        .truth = w->po.truth,
         .legend_by = w->po.legend_by,
         .rules = w->po.rules,
         .nrules = w->po.nrules,
@@ -140,16 +140,6 @@ int tn_plot_write_all(const char *dir, const struct tn_analyzer *a, const struct
         return r;
     struct tn_fig_cfg fc = w.fc;
     fc.view = v;
-    if (po->truth_file) {   /* an unreadable truth file is reported; the figures still come */
-        FILE *fp = fopen(po->truth_file, "r");
-        if (!fp) {
-            w.status = tn_err_set(err, TN_EIO, "%s: cannot read ground truth: %s", po->truth_file,
-                                  strerror(errno));
-            fc.truth_file = NULL;
-        } else {
-            fclose(fp);
-        }
-    }
 
     /* connections picked by --connection are drawn whatever their size; otherwise the
      * insignificant ones (control connections, tn_signif) only with --all-connections */

@@ -837,11 +837,15 @@ START_TEST(test_truth_overlay)
     fputs("2000.300000,2,10.0.0.0,40001,10.0.0.2,5201,1448,1,1,99,2147483647,65535,200,65535\n", fp);
     fputs("2000.400000,1,10.0.0.0,40000,10.0.0.2,5201,1448,1,1,12,12,65535,200,65535\n", fp);
     fclose(fp);
-    struct tn_fig_cfg fc = {.truth_file = path};
+    struct tn_truth *truth;
+    struct tn_err err;
+    ck_assert_int_eq(tn_truth_load(path, &truth, &err), 0);
+    struct tn_fig_cfg fc = {.truth = truth};
     struct tn_plot *p = tn_fig_cwnd(c, TN_A2B, &fc);
     const struct tn_plot_series *s = find_series(p, "kernel snd_cwnd");
     ck_assert_ptr_nonnull(s);
-    /* steps: 10, (20, 20), (12, 12) segments of 1448 B; the other sender's row is not used */
+    /* steps: 10, (20, 20), (12, 12) segments of 1448 B; the other sender's row (port 40001) is not
+     * used */
     ck_assert_uint_eq(s->n, 5);
     ck_assert_double_eq(s->pts[0].y, 10 * 1448);
     ck_assert_double_eq(s->pts[2].y, 20 * 1448);
@@ -851,6 +855,7 @@ START_TEST(test_truth_overlay)
     ck_assert_uint_eq(ss->n, 1);   /* the "infinite" 0x7fffffff is not drawn */
     ck_assert_double_eq(ss->pts[0].y, 12 * 1448);
     tn_plot_free(p);
+    tn_truth_free(truth);
     synth_free(c);
 }
 END_TEST
