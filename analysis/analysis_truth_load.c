@@ -59,10 +59,13 @@ static int split_csv(char *line, char **f, int max)
 static void end_set(char *out, size_t len, const char *addr, const char *port)
 {
     size_t n = strlen(addr);
+    int w;
     if (n >= 2 && addr[0] == '[' && addr[n - 1] == ']')
-        snprintf(out, len, "%.*s:%s", (int)(n - 2), addr + 1, port);
+        w = snprintf(out, len, "%.*s:%s", (int)(n - 2), addr + 1, port);
     else
-        snprintf(out, len, "%s:%s", addr, port);
+        w = snprintf(out, len, "%s:%s", addr, port);
+    if (w < 0 || (size_t)w >= len)
+        out[0] = '\0';   /* longer than any address:port: matches no connection */
 }
 
 static void key_set(struct truth_key *k, const char *sa, const char *sp, const char *da, const char *dp)

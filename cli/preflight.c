@@ -29,13 +29,12 @@ __attribute__((format(printf, 1, 2))) static int fail(const char *fmt, ...)
 static int probe_write(const char *what, const char *dir)
 {
     char path[4200];
-    snprintf(path, sizeof path, "%s/.tcptrace-ng-probe.XXXXXX", dir);
+    int w = snprintf(path, sizeof path, "%s/.tcptrace-ng-probe.XXXXXX", dir);
+    if (w < 0 || (size_t)w >= sizeof path)
+        return fail("%s: cannot write there (%s: the path is too long)", what, dir);
     int fd = mkstemp(path);
-    if (fd < 0) {
-        char why[4200];
-        snprintf(why, sizeof why, "%s: %s", dir, strerror(errno));
-        return fail("%s: cannot write there (%s)", what, why);
-    }
+    if (fd < 0)
+        return fail("%s: cannot write there (%s: %s)", what, dir, strerror(errno));
     close(fd);
     unlink(path);
     return 0;
