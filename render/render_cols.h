@@ -1,6 +1,6 @@
 /* render_cols.h - private: a table of columns {name, type, value} from which a CSV file's
  * header and rows and the same records as JSON Lines are all written, so that the three can
- * never disagree (senders.csv, connections.csv, events.csv and --json). */
+ * never disagree (every CSV file of csv-contract.md, and --json). */
 #ifndef TN_RENDER_COLS_H
 #define TN_RENDER_COLS_H
 
@@ -24,6 +24,8 @@ struct tn_cell {
     double r;
     int64_t ns;
     const char *s;
+    int prec;                  /* decimals of a real when own_prec (series.csv: per series) */
+    bool own_prec;
     char buf[192];             /* room for text made for this cell */
 };
 
@@ -58,6 +60,12 @@ static inline void tn_cell_u(struct tn_cell *o, bool have, uint64_t v) { o->have
 static inline void tn_cell_r(struct tn_cell *o, bool have, double v) { o->have = have; o->r = v; }
 static inline void tn_cell_s(struct tn_cell *o, bool have, const char *s) { o->have = have && s; o->s = s; }
 static inline void tn_cell_t(struct tn_cell *o, bool have, int64_t ns) { o->have = have; o->ns = ns; }
+static inline void tn_cell_rp(struct tn_cell *o, bool have, double v, int prec)
+{
+    tn_cell_r(o, have, v);
+    o->prec = prec;
+    o->own_prec = true;
+}
 
 #include "render.h"
 
@@ -71,6 +79,22 @@ struct tn_event_row {
     const struct tn_event *e;
     const struct tn_view *v;
 };
+struct tn_series_row {
+    unsigned conn;             /* 0: across connections (empty cell) */
+    int dir;                   /* enum tn_dir; < 0: none (empty cell) */
+    const char *name;
+    const struct tn_point *pt;
+    int prec;                  /* decimals of the value */
+};
+struct tn_packet_row {
+    const struct tn_conn *c;
+    const struct tn_pktrec *r;
+    const struct tn_view *v;
+};
+struct tn_block_row {
+    const struct tn_conn *c;
+    const struct tn_dfcp_block *b;
+};
 
 /* The tables (render_csv_*.c), for the writers and for the test that checks them against
  * docs/csv-contract.md. */
@@ -82,5 +106,17 @@ extern const struct tn_col tn_conn_cols[];
 extern const size_t tn_conn_ncols;
 extern const struct tn_col tn_event_cols[];
 extern const size_t tn_event_ncols;
+extern const struct tn_col tn_series_cols[];
+extern const size_t tn_series_ncols;
+extern const struct tn_col tn_packet_cols[];
+extern const size_t tn_packet_ncols;
+extern const struct tn_col tn_block_cols[];
+extern const size_t tn_block_ncols;
+extern const struct tn_col tn_exp_cols[];
+extern const size_t tn_exp_ncols;
+
+/* The rows of one series in the view (v NULL: all), into series.csv. */
+void tn_csv_series_rows(struct tn_csvfile *f, unsigned conn, int dir, const char *name, const struct tn_series *s,
+                        int prec, const struct tn_view *v);
 
 #endif

@@ -1,4 +1,5 @@
-/* render_csv.c - connections.csv, events.csv and series.csv of csv-contract.md. */
+/* render_csv.c - connections.csv, events.csv and series.csv of csv-contract.md, each from its
+ * column table (render_cols.h). */
 #include <inttypes.h>
 
 #include "render.h"
@@ -66,6 +67,34 @@ EVENT_COLUMNS(TN_COL_GETTER, event)
 const struct tn_col tn_event_cols[] = {EVENT_COLUMNS(TN_COL_ENTRY, event)};
 const size_t tn_event_ncols = TN_ARRAY_LEN(tn_event_cols);
 
+/* ---- series.csv: long format, one row per point ---- */
+
+#define TN_ROW_series                                                                        \
+    const struct tn_series_row *r = row
+
+#define SERIES_COLUMNS(X, P)                                                                       \
+    X(P, conn, UINT, 0, tn_cell_u(o, r->conn != 0, r->conn))                                       \
+    X(P, dir, TEXT, 0, tn_cell_s(o, r->dir >= 0, r->dir == TN_A2B ? "a2b" : "b2a"))                \
+    X(P, series, TEXT, 0, tn_cell_s(o, true, r->name))                                             \
+    X(P, time_s, TIME, 0, tn_cell_t(o, true, r->pt->t_ns))                                         \
+    X(P, value, REAL, 3, tn_cell_rp(o, true, r->pt->v, r->prec))
+
+SERIES_COLUMNS(TN_COL_GETTER, series)
+
+const struct tn_col tn_series_cols[] = {SERIES_COLUMNS(TN_COL_ENTRY, series)};
+const size_t tn_series_ncols = TN_ARRAY_LEN(tn_series_cols);
+
+void tn_csv_series_rows(struct tn_csvfile *f, unsigned conn, int dir, const char *name, const struct tn_series *s,
+                        int prec, const struct tn_view *v)
+{
+    for (size_t j = 0; j < s->n; j++) {
+        if (v && !tn_view_time(v, s->pts[j].t_ns))
+            continue;
+        struct tn_series_row row = {conn, dir, name, &s->pts[j], prec};
+        tn_cols_csv_row(f, tn_series_cols, tn_series_ncols, &row);
+    }
+}
+
 int tn_csv_write_connections(const char *dir, const struct tn_analyzer *a,
                              const struct tn_selection *sel, struct tn_err *err)
 {
@@ -82,11 +111,6 @@ int tn_csv_write_connections(const char *dir, const struct tn_analyzer *a,
             tn_cols_csv_row(&f, tn_conn_cols, tn_conn_ncols, c);
     }
     return tn_csvfile_close(&f, err);
-}
-
-static const char *dir_name(unsigned d)
-{
-    return d == TN_A2B ? "a2b" : "b2a";
 }
 
 int tn_csv_write_events(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
@@ -116,29 +140,20 @@ int tn_csv_write_events(const char *dir, const struct tn_analyzer *a, const stru
 int tn_csv_write_series(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
                         struct tn_err *err)
 {
+    char header[256];
+    tn_cols_header(tn_series_cols, tn_series_ncols, header, sizeof header);
     struct tn_csvfile f;
-    int r = tn_csvfile_open(&f, dir, "series.csv", "conn,dir,series,time_s,value", err);
+    int r = tn_csvfile_open(&f, dir, "series.csv", header, err);
     if (r)
         return r;
     for (size_t i = 0; i < tn_analyzer_conn_count(a); i++) {
         const struct tn_conn *c = tn_analyzer_conn(a, i);
         if (!tn_selected(v->sel, c->idx))
             continue;
-        for (unsigned d = 0; d < 2; d++) {
-            for (int k = 0; k < TN_SER_COUNT; k++) {
-                const struct tn_series *s = &c->series[d][k];
-                for (size_t j = 0; j < s->n; j++) {
-                    if (!tn_view_time(v, s->pts[j].t_ns))
-                        continue;
-                    tn_csvfile_u64(&f, c->idx);
-                    tn_csvfile_str(&f, dir_name(d));
-                    tn_csvfile_str(&f, tn_series_kind_name((enum tn_series_kind)k));
-                    tn_csvfile_ns(&f, s->pts[j].t_ns);
-                    tn_csvfile_dbl(&f, s->pts[j].v, 3);
-                    tn_csvfile_end_row(&f);
-                }
-            }
-        }
+        for (unsigned d = 0; d < 2; d++)
+            for (int k = 0; k < TN_SER_COUNT; k++)
+                tn_csv_series_rows(&f, c->idx, (int)d, tn_series_kind_name((enum tn_series_kind)k),
+                                   &c->series[d][k], 3, v);
     }
     return tn_csvfile_close(&f, err);
 }

@@ -1,28 +1,30 @@
-/* render_csv_dfcp.c - dfcp_blocks.csv of csv-contract.md: one row per DFCP block. */
+/* render_csv_dfcp.c - dfcp_blocks.csv of csv-contract.md: one row per DFCP block, from its
+ * column table (render_cols.h). */
 #include "render.h"
+#include "render_cols.h"
 #include "render_csvfile.h"
 
-static void block_row(struct tn_csvfile *f, const struct tn_conn *c, const struct tn_dfcp_block *b)
-{
-    bool data = b->symbols_seen > 0 || b->first_ns;
-    tn_csvfile_u64(f, c->idx);
-    tn_csvfile_u64(f, b->block);
-    tn_csvfile_u64(f, b->symbols_seen);
-    tn_csvfile_u64(f, b->n);
-    if (data) {
-        tn_csvfile_ns(f, b->first_ns);
-        tn_csvfile_ns(f, b->last_ns);
-    } else {                   /* known from its BACK only: no symbol passed the monitor */
-        tn_csvfile_str(f, NULL);
-        tn_csvfile_str(f, NULL);
-    }
-    if (b->back_ns)
-        tn_csvfile_ns(f, b->back_ns);
-    else
-        tn_csvfile_str(f, NULL);
-    tn_csvfile_str(f, tn_dfcp_outcome_name((enum tn_dfcp_outcome)b->outcome));
-    tn_csvfile_end_row(f);
-}
+#define TN_ROW_block                                                                         \
+    const struct tn_block_row *w = row;                                                   \
+    const struct tn_dfcp_block *b = w->b;                                                 \
+    /* a block known from its BACK only: no symbol passed the monitor, no times of its own */ \
+    bool data = b->symbols_seen > 0 || b->first_ns;                                       \
+    (void)data
+
+#define BLOCK_COLUMNS(X, P)                                                                        \
+    X(P, conn, UINT, 0, tn_cell_u(o, true, w->c->idx))                                             \
+    X(P, block, UINT, 0, tn_cell_u(o, true, b->block))                                             \
+    X(P, symbols_seen, UINT, 0, tn_cell_u(o, true, b->symbols_seen))                               \
+    X(P, symbols_expected, UINT, 0, tn_cell_u(o, true, b->n))                                      \
+    X(P, first_s, TIME, 0, tn_cell_t(o, data, b->first_ns))                                        \
+    X(P, last_s, TIME, 0, tn_cell_t(o, data, b->last_ns))                                          \
+    X(P, back_s, TIME, 0, tn_cell_t(o, b->back_ns != 0, b->back_ns))                               \
+    X(P, outcome, TEXT, 0, tn_cell_s(o, true, tn_dfcp_outcome_name((enum tn_dfcp_outcome)b->outcome)))
+
+BLOCK_COLUMNS(TN_COL_GETTER, block)
+
+const struct tn_col tn_block_cols[] = {BLOCK_COLUMNS(TN_COL_ENTRY, block)};
+const size_t tn_block_ncols = TN_ARRAY_LEN(tn_block_cols);
 
 /* A block is in the view when any of its times (first symbol, last symbol, BACK) is. */
 static bool block_in_view(const struct tn_view *v, const struct tn_dfcp_block *b)
@@ -35,19 +37,22 @@ static bool block_in_view(const struct tn_view *v, const struct tn_dfcp_block *b
 int tn_csv_write_dfcp_blocks(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
                              struct tn_err *err)
 {
+    char header[256];
+    tn_cols_header(tn_block_cols, tn_block_ncols, header, sizeof header);
     struct tn_csvfile f;
-    int r = tn_csvfile_open(&f, dir, "dfcp_blocks.csv",
-                            "conn,block,symbols_seen,symbols_expected,first_s,last_s,back_s,outcome",
-                            err);
+    int r = tn_csvfile_open(&f, dir, "dfcp_blocks.csv", header, err);
     if (r)
         return r;
     for (size_t i = 0; i < tn_analyzer_conn_count(a); i++) {
         const struct tn_conn *c = tn_analyzer_conn(a, i);
         if (c->proto != TN_PK_DFCP || !tn_selected(v->sel, c->idx))
             continue;
-        for (size_t k = 0; k < c->nblocks; k++)
-            if (block_in_view(v, &c->blocks[k]))
-                block_row(&f, c, &c->blocks[k]);
+        for (size_t k = 0; k < c->nblocks; k++) {
+            if (!block_in_view(v, &c->blocks[k]))
+                continue;
+            struct tn_block_row row = {c, &c->blocks[k]};
+            tn_cols_csv_row(&f, tn_block_cols, tn_block_ncols, &row);
+        }
     }
     return tn_csvfile_close(&f, err);
 }

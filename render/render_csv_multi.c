@@ -1,44 +1,50 @@
-/* render_csv_multi.c - experiment.csv, and the multi-flow rows of series.csv (csv-contract.md). */
+/* render_csv_multi.c - experiment.csv (from its column table), and the multi-flow rows of
+ * series.csv (csv-contract.md). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "render.h"
+#include "render_cols.h"
 #include "render_csvfile.h"
 
-static const char exp_header[] =
-    "trace,label,conn,proto,a_addr,a_port,b_addr,b_port,goodput_bps,throughput_bps,rexmit_pkts,"
-    "rtt_ms_avg,jain_index,flow";
+/* ---- experiment.csv ---- */
+
+#define TN_ROW_exp                                                                           \
+    const struct tn_exp_row *w = row
+
+#define EXP_COLUMNS(X, P)                                                                          \
+    X(P, trace, UINT, 0, tn_cell_u(o, true, w->trace))                                             \
+    X(P, label, TEXT, 0, tn_cell_s(o, true, w->label))                                             \
+    X(P, conn, UINT, 0, tn_cell_u(o, true, w->conn))                                               \
+    X(P, proto, TEXT, 0, tn_cell_s(o, true, w->proto == TN_PK_DFCP ? "dfcp" : "tcp"))              \
+    X(P, a_addr, TEXT, 0, tn_cell_s(o, true, tn_addr_str(&w->a, o->buf, sizeof o->buf)))           \
+    X(P, a_port, UINT, 0, tn_cell_u(o, true, w->a_port))                                           \
+    X(P, b_addr, TEXT, 0, tn_cell_s(o, true, tn_addr_str(&w->b, o->buf, sizeof o->buf)))           \
+    X(P, b_port, UINT, 0, tn_cell_u(o, true, w->b_port))                                           \
+    X(P, goodput_bps, REAL, 1, tn_cell_r(o, true, w->goodput_bps))                                 \
+    X(P, throughput_bps, REAL, 1, tn_cell_r(o, true, w->throughput_bps))                           \
+    X(P, rexmit_pkts, UINT, 0, tn_cell_u(o, true, w->rexmit_pkts))                                 \
+    X(P, rtt_ms_avg, REAL, 3, tn_cell_r(o, w->rtt_ms_avg >= 0, w->rtt_ms_avg))                     \
+    X(P, jain_index, REAL, 6, tn_cell_r(o, true, w->jain))                                         \
+    X(P, flow, TEXT, 0, tn_cell_s(o, true, w->flow))
+
+EXP_COLUMNS(TN_COL_GETTER, exp)
+
+const struct tn_col tn_exp_cols[] = {EXP_COLUMNS(TN_COL_ENTRY, exp)};
+const size_t tn_exp_ncols = TN_ARRAY_LEN(tn_exp_cols);
 
 int tn_csv_write_experiment(const char *dir, const struct tn_experiment *e, struct tn_err *err)
 {
+    char header[512];
+    tn_cols_header(tn_exp_cols, tn_exp_ncols, header, sizeof header);
     struct tn_csvfile f;
-    int r = tn_csvfile_open(&f, dir, "experiment.csv", exp_header, err);
+    int r = tn_csvfile_open(&f, dir, "experiment.csv", header, err);
     if (r)
         return r;
-    char addr[64];
-    for (size_t i = 0; i < e->nrows; i++) {
-        const struct tn_exp_row *w = &e->rows[i];
-        tn_csvfile_u64(&f, w->trace);
-        tn_csvfile_str(&f, w->label);
-        tn_csvfile_u64(&f, w->conn);
-        tn_csvfile_str(&f, w->proto == TN_PK_DFCP ? "dfcp" : "tcp");
-        tn_csvfile_str(&f, tn_addr_str(&w->a, addr, sizeof addr));
-        tn_csvfile_u64(&f, w->a_port);
-        tn_csvfile_str(&f, tn_addr_str(&w->b, addr, sizeof addr));
-        tn_csvfile_u64(&f, w->b_port);
-        tn_csvfile_dbl(&f, w->goodput_bps, 1);
-        tn_csvfile_dbl(&f, w->throughput_bps, 1);
-        tn_csvfile_u64(&f, w->rexmit_pkts);
-        if (w->rtt_ms_avg >= 0)
-            tn_csvfile_dbl(&f, w->rtt_ms_avg, 3);
-        else
-            tn_csvfile_str(&f, NULL);
-        tn_csvfile_dbl(&f, w->jain, 6);
-        tn_csvfile_str(&f, w->flow);
-        tn_csvfile_end_row(&f);
-    }
+    for (size_t i = 0; i < e->nrows; i++)
+        tn_cols_csv_row(&f, tn_exp_cols, tn_exp_ncols, &e->rows[i]);
     return tn_csvfile_close(&f, err);
 }
 
@@ -50,19 +56,7 @@ struct app {
 /* Rows of one series: conn 0 and dir < 0 are empty cells. */
 static void rows(struct app *w, unsigned conn, int dir, const char *name, const struct tn_series *s, int prec)
 {
-    for (size_t j = 0; j < s->n; j++) {
-        if (w->v && !tn_view_time(w->v, s->pts[j].t_ns))
-            continue;
-        if (conn)
-            tn_csvfile_u64(&w->f, conn);
-        else
-            tn_csvfile_str(&w->f, NULL);
-        tn_csvfile_str(&w->f, dir < 0 ? NULL : dir == TN_A2B ? "a2b" : "b2a");
-        tn_csvfile_str(&w->f, name);
-        tn_csvfile_ns(&w->f, s->pts[j].t_ns);
-        tn_csvfile_dbl(&w->f, s->pts[j].v, prec);
-        tn_csvfile_end_row(&w->f);
-    }
+    tn_csv_series_rows(&w->f, conn, dir, name, s, prec, w->v);
 }
 
 /* The ns-2 link whose queue goes to series.csv: the one with most drops, then the fullest. */
@@ -81,7 +75,9 @@ int tn_csv_append_multi_series(const char *dir, const struct tn_multi *m, const 
                                struct tn_err *err)
 {
     struct app w = {.v = v};
-    int r = tn_csvfile_open_append(&w.f, dir, "series.csv", "conn,dir,series,time_s,value", err);
+    char header[256];
+    tn_cols_header(tn_series_cols, tn_series_ncols, header, sizeof header);
+    int r = tn_csvfile_open_append(&w.f, dir, "series.csv", header, err);
     if (r)
         return r;
     if (m->fair)

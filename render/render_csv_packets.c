@@ -4,14 +4,14 @@
  * TCP rows: seq/ack relative to each direction's ISN and unwrapped; flags as tcpdump-like letters
  * in the order S, F, R, P, U, E, C then A (so "SA", "PA", "FA"); sack "left-right;left-right".
  * DFCP rows: seq = block number, ack = symbol index, flags = the type name; TCP-only cells empty.
+ * Header and cells come from one column table (render_cols.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
 
 #include "render.h"
+#include "render_cols.h"
 #include "render_csvfile.h"
-
-static const char header[] = "conn,time_s,dir,seq,ack,len,flags,win,sack,ts_val,ts_ecr,ip_id,rexmit";
 
 static void tcp_flags(uint8_t f, char *buf)
 {
@@ -26,51 +26,59 @@ static void tcp_flags(uint8_t f, char *buf)
     buf[n] = 0;
 }
 
-static void row(struct tn_csvfile *f, const struct tn_view *v, const struct tn_conn *c,
-                const struct tn_pktrec *r)
+/* The SACK blocks "left-right;left-right", relative to the acknowledged direction. */
+static const char *sack_text(const struct tn_packet_row *w, char *buf, size_t len)
 {
-    char buf[TN_MAX_SACK * 48 + 16];
-    tn_csvfile_u64(f, c->idx);
-    tn_csvfile_ns(f, r->t_ns);
-    tn_csvfile_str(f, r->dir == TN_A2B ? "a2b" : "b2a");
-    tn_csvfile_u64(f, tn_view_seq(v, c, r->dir, r->seq));
-    /* (a DFCP record's flags hold its type, below TN_TCP_ACK: its ack stays the symbol index) */
-    tn_csvfile_u64(f, (r->flags & TN_TCP_ACK) ? tn_view_seq(v, c, !r->dir, r->ack) : r->ack);
-    tn_csvfile_u64(f, r->len);
-    if (c->proto == TN_PK_DFCP) {
-        tn_csvfile_str(f, tn_dfcp_type_name(r->flags, buf));
-        for (int i = 0; i < 4; i++)   /* win, sack, ts_val, ts_ecr: TCP only */
-            tn_csvfile_str(f, NULL);
-        tn_csvfile_u64(f, r->ip_id);
-        tn_csvfile_str(f, NULL);
-        tn_csvfile_end_row(f);
-        return;
-    }
-    tcp_flags(r->flags, buf);
-    tn_csvfile_str(f, buf);
-    tn_csvfile_u64(f, r->win);
     size_t n = 0;
     buf[0] = 0;
-    for (unsigned i = 0; i < r->nsack && i < TN_MAX_SACK; i++)
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%" PRIu64 "-%" PRIu64, i ? ";" : "",
-                              tn_view_seq(v, c, !r->dir, r->sack[i].left),
-                              tn_view_seq(v, c, !r->dir, r->sack[i].right));
-    tn_csvfile_str(f, buf);
-    if (r->has_ts) {
-        tn_csvfile_u64(f, r->ts_val);
-        tn_csvfile_u64(f, r->ts_ecr);
-    } else {
-        tn_csvfile_str(f, NULL);
-        tn_csvfile_str(f, NULL);
-    }
-    tn_csvfile_u64(f, r->ip_id);
-    tn_csvfile_u64(f, r->rexmit ? 1 : 0);
-    tn_csvfile_end_row(f);
+    for (unsigned i = 0; i < w->r->nsack && i < TN_MAX_SACK && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%" PRIu64 "-%" PRIu64, i ? ";" : "",
+                              tn_view_seq(w->v, w->c, !w->r->dir, w->r->sack[i].left),
+                              tn_view_seq(w->v, w->c, !w->r->dir, w->r->sack[i].right));
+    return buf;
 }
+
+static const char *flags_text(const struct tn_packet_row *w, char *buf)
+{
+    if (w->c->proto == TN_PK_DFCP)
+        return tn_dfcp_type_name(w->r->flags, buf);
+    tcp_flags(w->r->flags, buf);
+    return buf;
+}
+
+#define TN_ROW_pkt                                                                           \
+    const struct tn_packet_row *w = row;                                                  \
+    const struct tn_pktrec *r = w->r;                                                     \
+    bool tcp = w->c->proto != TN_PK_DFCP;                                                 \
+    (void)r, (void)tcp
+
+/* (a DFCP record's flags hold its type, below TN_TCP_ACK: its ack stays the symbol index) */
+#define PACKET_COLUMNS(X, P)                                                                       \
+    X(P, conn, UINT, 0, tn_cell_u(o, true, w->c->idx))                                             \
+    X(P, time_s, TIME, 0, tn_cell_t(o, true, r->t_ns))                                             \
+    X(P, dir, TEXT, 0, tn_cell_s(o, true, r->dir == TN_A2B ? "a2b" : "b2a"))                       \
+    X(P, seq, UINT, 0, tn_cell_u(o, true, tn_view_seq(w->v, w->c, r->dir, r->seq)))                \
+    X(P, ack, UINT, 0,                                                                             \
+      tn_cell_u(o, true, (r->flags & TN_TCP_ACK) ? tn_view_seq(w->v, w->c, !r->dir, r->ack) : r->ack)) \
+    X(P, len, UINT, 0, tn_cell_u(o, true, r->len))                                                 \
+    X(P, flags, TEXT, 0, tn_cell_s(o, true, flags_text(w, o->buf)))                                \
+    X(P, win, UINT, 0, tn_cell_u(o, tcp, r->win))                                                  \
+    X(P, sack, TEXT, 0, tn_cell_s(o, tcp, tcp ? sack_text(w, o->buf, sizeof o->buf) : NULL))       \
+    X(P, ts_val, UINT, 0, tn_cell_u(o, tcp && r->has_ts, r->ts_val))                               \
+    X(P, ts_ecr, UINT, 0, tn_cell_u(o, tcp && r->has_ts, r->ts_ecr))                               \
+    X(P, ip_id, UINT, 0, tn_cell_u(o, true, r->ip_id))                                             \
+    X(P, rexmit, UINT, 0, tn_cell_u(o, tcp, r->rexmit ? 1 : 0))
+
+PACKET_COLUMNS(TN_COL_GETTER, pkt)
+
+const struct tn_col tn_packet_cols[] = {PACKET_COLUMNS(TN_COL_ENTRY, pkt)};
+const size_t tn_packet_ncols = TN_ARRAY_LEN(tn_packet_cols);
 
 int tn_csv_write_packets(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
                          struct tn_err *err)
 {
+    char header[256];
+    tn_cols_header(tn_packet_cols, tn_packet_ncols, header, sizeof header);
     struct tn_csvfile f;
     int r = tn_csvfile_open(&f, dir, "packets.csv", header, err);
     if (r)
@@ -79,9 +87,12 @@ int tn_csv_write_packets(const char *dir, const struct tn_analyzer *a, const str
         const struct tn_conn *c = tn_analyzer_conn(a, i);
         if (!tn_selected(v ? v->sel : NULL, c->idx))
             continue;
-        for (size_t k = 0; k < c->npkts; k++)
-            if (!v || tn_view_time(v, c->pkts[k].t_ns))
-                row(&f, v, c, &c->pkts[k]);
+        for (size_t k = 0; k < c->npkts; k++) {
+            if (v && !tn_view_time(v, c->pkts[k].t_ns))
+                continue;
+            struct tn_packet_row row = {c, &c->pkts[k], v};
+            tn_cols_csv_row(&f, tn_packet_cols, tn_packet_ncols, &row);
+        }
     }
     return tn_csvfile_close(&f, err);
 }
