@@ -301,8 +301,6 @@ struct tn_tcp_infer {
     int64_t slowstart_end_ns;
     enum tn_cc_flavor flavor;
     double flavor_confidence;          /* 0..1 */
-    double cwnd_err[TN_CC_COUNT];           /* per flavour: median relative error of its fit
-                                             * to the window-limited flight (< 0: no fit) */
     double cc_score[TN_CC_COUNT];           /* per flavour: fit error plus decrease error, lower
                                              * is better (< 0: not scored) */
     char cc_evidence[320];                  /* the classifier's evidence, in words */

@@ -20,8 +20,7 @@
 #include "analysis_int.h"
 #include "cc/cc.h"
 
-#define MIN_FIT 8                  /* rounds for a growth fit to count: one BBR gain cycle
-                                    * (tcp_bbr.c CYCLE_LEN), the fewest that show a shape */
+#define MIN_FIT TN_CC_MIN_FIT
 #define SAME 1e-9                  /* replays this close are the same replay */
 #define DIP_PENALTY 0.25           /* per ProbeRTT dip a flavour without ProbeRTT cannot explain */
 
@@ -103,7 +102,6 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
     for (unsigned i = 0; i < n; i++) {
         const struct tn_cc_fit *f = &fits[i];
         struct cand *k = &c[i];
-        inf->cwnd_err[i + 1] = f->ack_err_med;
         bool fit_ok = f->nerr >= MIN_FIT;
         k->fit = fit_ok ? f->err_med : 0;
         k->dec = beta_obs < 0 ? 0 : f->nbeta_pred ? fabs(beta_obs - f->beta_pred) : worst_dec;

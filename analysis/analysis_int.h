@@ -382,7 +382,7 @@ void tn_cc_record(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
 void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                   struct tn_cc_model *m, struct tn_tcp_infer *inf, double *betas, unsigned nbetas);
 
-/* Make room in a ring buffer of *cap elements holding n from head: doubles it (from 16) and
+/* Make room in a ring buffer of *cap elements holding n from head: doubles it (from 4) and
  * lays the elements out from index 0.  Returns false when cap is already max. */
 bool tn_ring_grow(void **buf, unsigned *cap, unsigned *head, unsigned n, size_t elsz, unsigned max);
 

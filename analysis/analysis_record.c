@@ -247,7 +247,7 @@ bool tn_ring_grow(void **buf, unsigned *cap, unsigned *head, unsigned n, size_t 
 {
     if (*cap >= max)
         return false;
-    unsigned ncap = *cap ? *cap * 2 : 16;
+    unsigned ncap = *cap ? *cap * 2 : 4;   /* a short connection holds a few */
     if (ncap > max)
         ncap = max;
     uint8_t *nb = tn_xmalloc((size_t)ncap * elsz);

@@ -48,13 +48,12 @@ struct flavour_run {
     struct tn_cc_sock sk;
     bool in_recovery;          /* fast recovery under way (PRR) */
     double recover_fs, prr_delivered;
-    double *err;               /* |cwnd - flight| / flight at each window-limited ACK */
-    double *flights;
-    size_t nerr, cap_err, cap_fl;
+    double *flights;           /* the flight at each ACK the replay is fitted on, segments */
+    size_t nfl, cap_fl;
     double *beta;              /* cwnd after / flight before each fast recovery, as replayed */
     bool beta_pending;
     size_t nbeta, cap_beta;
-    struct step cw, ss;
+    struct step *cw, *ss;      /* the window and ssthresh series, when recorded */
     struct ss_exit exit;       /* the first time it left slow start without a loss */
     /* the open-loop copy: the flavour alone since the last reduction (no correction from the
      * flight), compared with each window-clocked round's largest flight: the growth shape */
@@ -63,6 +62,43 @@ struct flavour_run {
     double *oerr;
     size_t noerr, cap_oerr;
 };
+
+/* What the core worked out from one ACK, the same for every flavour. */
+struct ack_ctx {
+    double segs, flight, pipe;
+    double min_rtt_ms, srtt_ms, delivered, rate;
+    unsigned round;
+    int64_t round_start_ns;
+    bool round_start;          /* this ACK began a round */
+    bool fit_round;            /* a window-clocked round ended: the open-loop copies are
+                                * compared with its largest flight (top) */
+    double top;
+    double unseen_top;         /* > 0: the flight grew too slowly for slow start for SS_ROUNDS
+                                * rounds up to this (slow_start_ended_unseen) */
+};
+
+/* What the sender did, as the flavours are told it: kept in order for the flavours that are
+ * replayed later (see struct tn_cc_model). */
+enum cc_op { OP_ACK, OP_LOSS, OP_RECOVERY_END, OP_IDLE, OP_SYN_TIMEOUT, OP_CWR };
+
+struct cc_input {
+    enum cc_op op;
+    int64_t t_ns;
+    bool timeout;
+    double v1, v2;             /* LOSS: flight bytes; IDLE: idle ms, rto ms */
+    struct tn_cc_ack a;        /* ACK */
+    struct ack_ctx x;
+};
+
+/* The flavours checked against ground truth (tn_cc_ops.checked: those the classifier may name,
+ * and whose windows the rate limiter and the live view read) are replayed on every ACK from
+ * the start.  The others only matter to the classifier's evidence, and only once a flow shows
+ * enough to score them (TN_CC_MIN_FIT rounds or a loss): their inputs are kept in a short log,
+ * and they are created and fed it when the log is full, when an output records every
+ * flavour's window, or at the end if the flow can be scored.  A short connection so never
+ * carries the other flavours. */
+#define DEFER_LOG_MAX 32
+#define RATE_HIST_MAX 64        /* (time, delivered) of recent ACKs, for the rate sample */
 
 struct tn_cc_model {
     double mss;
@@ -84,26 +120,78 @@ struct tn_cc_model {
     /* BBR signatures in the flight itself: ProbeRTT dips (at most 4 segments for 200 ms) */
     int64_t dip_start_ns, last_dip_ns;
     unsigned dips;
-    struct flavour_run f[NFLAV];
+    /* the rate sample's history: a ring grown up to RATE_HIST_MAX */
+    int64_t *hist_t;
+    double *hist_d;
+    unsigned hist_n, hist_cap;
+    /* the flavours not yet replayed, and what they will be told */
+    bool deferred_on;          /* every flavour is replayed */
+    struct cc_input *log;
+    size_t nlog, cap_log;
+    struct flavour_run *f[NFLAV];
 };
+
+static bool is_live(const struct tn_cc_ops *ops)
+{
+    return ops->checked != NULL;
+}
+
+/* The flavour state (priv) of the replay and of its open-loop copy lie after the run. */
+#define PRIV_ALIGN 16
+#define ROUND_UP(n) (((n) + PRIV_ALIGN - 1) / PRIV_ALIGN * PRIV_ALIGN)
+
+/* *dst = *src with dst's own flavour state (the open-loop copy of the replay) */
+static void copy_sock(struct tn_cc_sock *dst, const struct tn_cc_sock *src, size_t priv_size)
+{
+    void *priv = dst->priv;
+    *dst = *src;
+    dst->priv = priv;
+    if (priv_size)
+        memcpy(priv, src->priv, priv_size);
+}
+
+static struct flavour_run *run_new(const struct tn_cc_ops *ops, double mss)
+{
+    size_t head = ROUND_UP(sizeof(struct flavour_run)), priv = ROUND_UP(ops->priv_size);
+    unsigned char *mem = tn_xcalloc(1, head + 2 * priv);
+    struct flavour_run *r = (struct flavour_run *)(void *)mem;
+    r->ops = ops;
+    r->sk.priv = mem + head;
+    r->ol.priv = mem + head + priv;
+    r->sk.cwnd = TN_CC_IW;
+    r->sk.ssthresh = INFINITY;
+    r->sk.mss = mss;
+    r->sk.min_rtt_ms = r->sk.srtt_ms = r->sk.rtt_ms = -1;
+    if (ops->init)
+        ops->init(&r->sk);
+    copy_sock(&r->ol, &r->sk, ops->priv_size);
+    r->ol_on = true;
+    return r;
+}
+
+static void run_free(struct flavour_run *r)
+{
+    if (!r)
+        return;
+    free(r->flights);
+    free(r->beta);
+    free(r->oerr);
+    if (r->cw) {
+        free(r->cw->s.pts);
+        free(r->ss->s.pts);
+        free(r->cw);
+    }
+    free(r);
+}
 
 struct tn_cc_model *tn_cc_new(uint32_t mss)
 {
     struct tn_cc_model *m = tn_xcalloc(1, sizeof *m);
     m->mss = mss ? mss : 1448;
     m->min_rtt_ms = m->srtt_ms = -1;
-    for (int i = 0; i < NFLAV; i++) {
-        struct flavour_run *r = &m->f[i];
-        r->ops = flavour_ops[i];
-        r->sk.cwnd = TN_CC_IW;
-        r->sk.ssthresh = INFINITY;
-        r->sk.mss = m->mss;
-        r->sk.min_rtt_ms = r->sk.srtt_ms = r->sk.rtt_ms = -1;
-        if (r->ops->init)
-            r->ops->init(&r->sk);
-        r->ol = r->sk;
-        r->ol_on = true;
-    }
+    for (int i = 0; i < NFLAV; i++)
+        if (is_live(flavour_ops[i]))
+            m->f[i] = run_new(flavour_ops[i], m->mss);
     return m;
 }
 
@@ -111,14 +199,11 @@ void tn_cc_free(struct tn_cc_model *m)
 {
     if (!m)
         return;
-    for (int i = 0; i < NFLAV; i++) {
-        free(m->f[i].err);
-        free(m->f[i].flights);
-        free(m->f[i].beta);
-        free(m->f[i].oerr);
-        free(m->f[i].cw.s.pts);
-        free(m->f[i].ss.s.pts);
-    }
+    for (int i = 0; i < NFLAV; i++)
+        run_free(m->f[i]);
+    free(m->log);
+    free(m->hist_t);
+    free(m->hist_d);
     free(m);
 }
 
@@ -152,6 +237,8 @@ const char *tn_cc_hystart_exit(struct tn_cc_model *m)
     return m->ss_exit_why;
 }
 
+/* The first exit from slow start without a loss; a flavour the classifier may name also
+ * raises the slow-start-end event (tn_cc_hystart_exit), the others are only kept. */
 static void note_ss_exit(struct tn_cc_model *m, struct flavour_run *r, const struct tn_cc_ack *a)
 {
     r->sk.ss_exit_now = false;
@@ -160,7 +247,7 @@ static void note_ss_exit(struct tn_cc_model *m, struct flavour_run *r, const str
     r->exit = (struct ss_exit){.set = true, .t_ns = a->t_ns, .pkt = a->pkt,
                                .una = a->snd_nxt - (int64_t)a->flight_now};
     snprintf(r->exit.why, sizeof r->exit.why, "%s: %s", r->ops->name, r->sk.ss_exit_why);
-    if (!m->ss_exit_pending) {
+    if (!m->ss_exit_pending && is_live(r->ops)) {
         m->ss_exit_pending = true;
         snprintf(m->ss_exit_why, sizeof m->ss_exit_why, "%s", r->exit.why);
     }
@@ -181,28 +268,34 @@ static void prr_ack(struct flavour_run *r, double delivered, double pipe)
     sk->cwnd = w < 1 ? 1 : w;
 }
 
-static void fit(struct flavour_run *r, double cwnd_segs, double flight_segs)
+/* An ACK the replay is fitted on: its flight sets the resolution of the decrease test. */
+static void fit(struct flavour_run *r, double flight_segs)
 {
-    tn_grow((void **)&r->err, &r->cap_err, r->nerr + 1, sizeof *r->err);
-    tn_grow((void **)&r->flights, &r->cap_fl, r->nerr + 1, sizeof *r->flights);
-    r->flights[r->nerr] = flight_segs;
-    r->err[r->nerr++] = fabs(cwnd_segs - flight_segs) / flight_segs;
+    tn_grow((void **)&r->flights, &r->cap_fl, r->nfl + 1, sizeof *r->flights);
+    r->flights[r->nfl++] = flight_segs;
 }
 
 /* A slow start that ended unseen: the replay is still in slow start, but the flight of the
  * last SS_ROUNDS rounds grew, and by less than SS_GROWTH a round, and stays below two thirds
  * of the window - a window-limited sender in slow start would double it.  The sender left slow
  * start on a loss the monitor could not see (the first segment lost before a receiver-side
- * monitor, repaired by a probe), or by an exit we do not replay: continue from the flight. */
-static bool slow_start_ended_unseen(const struct tn_cc_model *m, const struct flavour_run *r)
+ * monitor, repaired by a probe), or by an exit we do not replay: continue from the flight.
+ * The flight's part, the same for every flavour: > 0 the top of the last round, if it holds. */
+static double slow_growth_top(const struct tn_cc_model *m)
 {
-    if (!tn_cc_in_slow_start(&r->sk) || r->in_recovery || m->rounds_clean < SS_ROUNDS)
-        return false;
+    if (m->rounds_clean < SS_ROUNDS)
+        return 0;
     const double *h = m->round_hist;
     for (int i = 0; i < SS_ROUNDS; i++)
         if (h[i] < 4 || (i && h[i] > SS_GROWTH * h[i - 1]))
-            return false;
-    return h[SS_ROUNDS - 1] > h[0] && r->sk.cwnd > 1.5 * h[SS_ROUNDS - 1];
+            return 0;
+    return h[SS_ROUNDS - 1] > h[0] ? h[SS_ROUNDS - 1] : 0;
+}
+
+static bool slow_start_ended_unseen(const struct flavour_run *r, const struct ack_ctx *x)
+{
+    return x->unseen_top > 0 && tn_cc_in_slow_start(&r->sk) && !r->in_recovery &&
+           r->sk.cwnd > 1.5 * x->unseen_top;
 }
 
 /* ProbeRTT (Linux tcp_bbr.c: bbr_probe_rtt_mode_ms 200, bbr_cwnd_min_target 4) drains the
@@ -224,45 +317,73 @@ static void watch_dips(struct tn_cc_model *m, const struct tn_cc_ack *a, double 
     }
 }
 
+/* Linux tcp_rate.c: the delivery rate is what was delivered over about one round trip; here
+ * the segments delivered since the ACK one srtt before (or the oldest kept). */
+static double rate_sample(struct tn_cc_model *m, int64_t now)
+{
+    if (m->hist_n == m->hist_cap && m->hist_cap < RATE_HIST_MAX) {
+        /* not wrapped yet (hist_n == cap): growing keeps every entry at its index */
+        m->hist_cap = m->hist_cap ? 2 * m->hist_cap : 8;
+        m->hist_t = tn_xrealloc(m->hist_t, m->hist_cap * sizeof *m->hist_t);
+        m->hist_d = tn_xrealloc(m->hist_d, m->hist_cap * sizeof *m->hist_d);
+    }
+    unsigned cap = m->hist_cap, k = m->hist_n % cap;
+    m->hist_t[k] = now;
+    m->hist_d[k] = m->delivered;
+    m->hist_n++;
+    double rtt = m->srtt_ms > 0 ? m->srtt_ms : m->min_rtt_ms;
+    if (rtt <= 0)
+        return 0;
+    unsigned n = m->hist_n < cap ? m->hist_n : cap;
+    for (unsigned i = 1; i < n; i++) {
+        unsigned j = (m->hist_n - 1 - i) % cap;
+        double dt = (double)(now - m->hist_t[j]) / 1e6;
+        if (dt >= rtt || i == n - 1)
+            return dt > 0 ? (m->delivered - m->hist_d[j]) / dt : 0;
+    }
+    return 0;
+}
+
 /* One flavour's replay of one ACK: the replay (sk = &r->sk, observed: the flight corrects it
  * and is fitted), or its open-loop copy (sk = &r->ol: the flavour alone from the last
  * reduction on, growing where the replay found the sender window-limited). */
 static void ack_one(struct tn_cc_model *m, struct flavour_run *r, struct tn_cc_sock *sk, bool observed,
-                    const struct tn_cc_ack *a, double segs, double flight, double pipe, bool round_ended,
-                    bool round_start)
+                    const struct tn_cc_ack *a, const struct ack_ctx *x)
 {
     const struct tn_cc_ops *ops = r->ops;
+    double segs = x->segs, flight = x->flight, pipe = x->pipe;
     sk->now_ns = a->t_ns;
     sk->rtt_ms = a->rtt_ms;
-    sk->min_rtt_ms = m->min_rtt_ms;
-    sk->srtt_ms = m->srtt_ms;
+    sk->min_rtt_ms = x->min_rtt_ms;
+    sk->srtt_ms = x->srtt_ms;
     sk->acked = segs;
-    sk->delivered = m->delivered;
+    sk->delivered = x->delivered;
+    sk->rate = x->rate;
     sk->flight = pipe;
     sk->flight_max = flight;
     sk->snd_nxt = a->snd_nxt;
     sk->una = a->snd_nxt - (int64_t)a->flight_now;
-    sk->round = m->round;
-    sk->round_start_ns = m->round_start_ns;
-    sk->round_start = round_start;
+    sk->round = x->round;
+    sk->round_start_ns = x->round_start_ns;
+    sk->round_start = x->round_start;
     sk->app_limited = a->app_limited;
     if (ops->cong_control) {   /* the flavour does it all (BBR) */
         sk->cwnd_limited = !a->rwnd_limited && !a->app_limited;
         if (observed && sk->cwnd_limited && !a->in_episode && !a->episode_ended && flight >= 4 && ops->target_flight)
-            fit(r, ops->target_flight(sk), flight);
+            fit(r, flight);
         ops->cong_control(sk);
         if (observed && sk->ss_exit_now)
             note_ss_exit(m, r, a);
         sk->ss_exit_now = false;
         return;
     }
-    if (observed && round_ended && slow_start_ended_unseen(m, r)) {
+    if (observed && slow_start_ended_unseen(r, x)) {
         /* as after a loss the monitor did not see: the flavour sets its state from the
          * window it had, then both are the flight */
-        sk->cwnd = floor(m->round_hist[SS_ROUNDS - 1]);
+        sk->cwnd = floor(x->unseen_top);
         if (ops->ssthresh)
             ops->ssthresh(sk);
-        sk->cwnd = sk->ssthresh = floor(m->round_hist[SS_ROUNDS - 1]);
+        sk->cwnd = sk->ssthresh = floor(x->unseen_top);
         sk->cwnd_cnt = 0;
         snprintf(sk->ss_exit_why, sizeof sk->ss_exit_why, "flight grew less than %.0f%% a round for %d rounds",
                  (SS_GROWTH - 1) * 100, SS_ROUNDS);
@@ -285,11 +406,9 @@ static void ack_one(struct tn_cc_model *m, struct flavour_run *r, struct tn_cc_s
     if (!observed)   /* the copy grows where the sender was window-limited, whatever its own window */
         cwnd_limited = r->sk.cwnd_limited;
     sk->cwnd_limited = cwnd_limited;
-    /* the fit: every ACK outside episodes that the receiver's window did not bound, so a
-     * flavour whose window runs above the flight (it would call the sender
-     * application-limited) pays for it as one below does */
+    /* the fit: every ACK outside episodes that the receiver's window did not bound */
     if (observed && !a->rwnd_limited && flight >= 4)
-        fit(r, ops->target_flight ? ops->target_flight(sk) : sk->cwnd, flight);
+        fit(r, flight);
     double sent = a->sent_flight_max / m->mss;
     if (observed && sent > sk->cwnd + 0.5)
         sk->cwnd = floor(sent);   /* it sent while the pipe was below its window */
@@ -306,53 +425,24 @@ static void ack_one(struct tn_cc_model *m, struct flavour_run *r, struct tn_cc_s
     sk->ss_exit_now = false;
 }
 
-void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
+static void run_ack(struct tn_cc_model *m, struct flavour_run *r, const struct tn_cc_ack *a,
+                    const struct ack_ctx *x)
 {
-    double segs = (double)(a->acked + a->sacked) / m->mss;
-    double flight = a->flight_max / m->mss, pipe = a->flight_now / m->mss;
-    if (a->rtt_ms > 0) {
-        if (m->min_rtt_ms < 0 || a->rtt_ms < m->min_rtt_ms)
-            m->min_rtt_ms = a->rtt_ms;
-        m->srtt_ms = m->srtt_ms < 0 ? a->rtt_ms : 0.875 * m->srtt_ms + 0.125 * a->rtt_ms;   /* RFC 6298 */
+    /* a window-clocked round ended: how far is the open-loop copy from its largest flight? */
+    if (x->fit_round && r->ol_on) {
+        double w = r->ops->target_flight ? r->ops->target_flight(&r->ol) : r->ol.cwnd;
+        tn_grow((void **)&r->oerr, &r->cap_oerr, r->noerr + 1, sizeof *r->oerr);
+        r->oerr[r->noerr++] = fabs(w - x->top) / x->top;
     }
-    /* delivered: each segment once (a SACKed one is not counted again when the cumulative
-     * ACK passes it), as Linux's tp->delivered that BBR's rate samples use */
-    m->delivered = fmax(m->delivered, (double)a->delivered / m->mss);
-    unsigned round_before = m->round;
-    bool round_ended = next_round(m, a, a->snd_nxt - (int64_t)a->flight_now);
-    m->round_flight = fmax(m->round_flight, flight);
-    m->round_pipe_min = fmin(m->round_pipe_min, pipe);
-    m->round_rwnd |= a->rwnd_limited;
-    watch_dips(m, a, pipe, a->in_episode);
-    /* a window-clocked round ended: how far is each open-loop copy from its largest flight? */
-    double top = m->round_hist[SS_ROUNDS - 1];
-    if (round_ended && m->rounds_clean > 0 && top >= 4 && !a->in_episode)
-        for (int i = 0; i < NFLAV; i++) {
-            struct flavour_run *r = &m->f[i];
-            if (!r->ol_on)
-                continue;
-            double w = r->ops->target_flight ? r->ops->target_flight(&r->ol) : r->ol.cwnd;
-            tn_grow((void **)&r->oerr, &r->cap_oerr, r->noerr + 1, sizeof *r->oerr);
-            r->oerr[r->noerr++] = fabs(w - top) / top;
-        }
-    for (int i = 0; i < NFLAV; i++) {
-        struct flavour_run *r = &m->f[i];
-        ack_one(m, r, &r->sk, true, a, segs, flight, pipe, round_ended, m->round != round_before);
-        if (r->ol_on)
-            ack_one(m, r, &r->ol, false, a, segs, flight, pipe, round_ended, m->round != round_before);
-        /* a flavour with its own control restores its window on the ACK after the recovery */
-        if (r->beta_pending && r->sk.prior_cwnd >= BETA_MIN_WINDOW) {
-            tn_grow((void **)&r->beta, &r->cap_beta, r->nbeta + 1, sizeof *r->beta);
-            r->beta[r->nbeta++] = r->sk.cwnd / r->sk.prior_cwnd;
-        }
-        r->beta_pending = false;
+    ack_one(m, r, &r->sk, true, a, x);
+    if (r->ol_on)
+        ack_one(m, r, &r->ol, false, a, x);
+    /* a flavour with its own control restores its window on the ACK after the recovery */
+    if (r->beta_pending && r->sk.prior_cwnd >= BETA_MIN_WINDOW) {
+        tn_grow((void **)&r->beta, &r->cap_beta, r->nbeta + 1, sizeof *r->beta);
+        r->beta[r->nbeta++] = r->sk.cwnd / r->sk.prior_cwnd;
     }
-}
-
-double tn_cc_cwnd_bytes(const struct tn_cc_model *m)
-{
-    /* the rate limiter's window: the lesser of the two standard flavours' */
-    return fmin(m->f[TN_CC_RENO - 1].sk.cwnd, m->f[TN_CC_CUBIC - 1].sk.cwnd) * m->mss;
+    r->beta_pending = false;
 }
 
 static void set_state(struct flavour_run *r, enum tn_ca_state st)
@@ -368,121 +458,106 @@ static void event(struct flavour_run *r, enum tn_ca_event ev)
         r->ops->cwnd_event(&r->sk, ev);
 }
 
-void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double flight)
+/* A reduction is over (or the window was set anew): the open-loop copy starts from here. */
+static void restart_open_loop(struct flavour_run *r)
 {
-    double fl = flight / m->mss;
-    for (int i = 0; i < NFLAV; i++) {
-        struct flavour_run *r = &m->f[i];
-        struct tn_cc_sock *sk = &r->sk;
-        sk->now_ns = t_ns;
-        r->ol_on = false;   /* until the reduction is over */
-        if (r->ops->cong_control) {   /* BBR keeps its model; the state tells it */
-            bool entering = sk->state == TN_CA_OPEN || sk->state == TN_CA_CWR || timeout;
-            if (entering) {
-                sk->prior_cwnd = sk->cwnd;
-                r->recover_fs = fl > 0 ? fl : sk->cwnd;
-                if (r->ops->ssthresh)
-                    sk->ssthresh = r->ops->ssthresh(sk);
-            }
-            if (timeout)
-                sk->cwnd = 1;   /* tcp_enter_loss: packets in flight + 1 */
-            set_state(r, timeout ? TN_CA_LOSS : TN_CA_RECOVERY);
-            continue;
-        }
-        if (fl > sk->cwnd && !r->in_recovery)
-            sk->cwnd = fl;
-        if (!r->in_recovery) {   /* an RTO inside recovery keeps the ssthresh already set (Linux) */
-            sk->prior_cwnd = sk->cwnd;
-            sk->ssthresh = r->ops->ssthresh(sk);
-            r->recover_fs = fl > 0 ? fl : sk->cwnd;
-            r->prr_delivered = 0;
-            sk->cwnd_cnt = 0;   /* tcp_init_cwnd_reduction */
-        }
-        if (timeout) {
-            event(r, TN_CA_EVENT_LOSS);
-            sk->cwnd = 1;
-            sk->cwnd_cnt = 0;
-            r->in_recovery = false;
-            set_state(r, TN_CA_LOSS);
-        } else {
-            r->in_recovery = true;
-            set_state(r, TN_CA_RECOVERY);
-        }
-    }
+    copy_sock(&r->ol, &r->sk, r->ops->priv_size);
+    r->ol_on = true;
 }
 
-/* A reduction is over (or the window was set anew): the open-loop copies start from here. */
-static void restart_open_loop(struct tn_cc_model *m)
+static void run_loss(struct flavour_run *r, int64_t t_ns, bool timeout, double fl)
 {
-    for (int i = 0; i < NFLAV; i++) {
-        m->f[i].ol = m->f[i].sk;
-        m->f[i].ol_on = true;
+    struct tn_cc_sock *sk = &r->sk;
+    sk->now_ns = t_ns;
+    r->ol_on = false;   /* until the reduction is over */
+    if (r->ops->cong_control) {   /* BBR keeps its model; the state tells it */
+        bool entering = sk->state == TN_CA_OPEN || sk->state == TN_CA_CWR || timeout;
+        if (entering) {
+            sk->prior_cwnd = sk->cwnd;
+            r->recover_fs = fl > 0 ? fl : sk->cwnd;
+            if (r->ops->ssthresh)
+                sk->ssthresh = r->ops->ssthresh(sk);
+        }
+        if (timeout)
+            sk->cwnd = 1;   /* tcp_enter_loss: packets in flight + 1 */
+        set_state(r, timeout ? TN_CA_LOSS : TN_CA_RECOVERY);
+        return;
+    }
+    if (fl > sk->cwnd && !r->in_recovery)
+        sk->cwnd = fl;
+    if (!r->in_recovery) {   /* an RTO inside recovery keeps the ssthresh already set (Linux) */
+        sk->prior_cwnd = sk->cwnd;
+        sk->ssthresh = r->ops->ssthresh(sk);
+        r->recover_fs = fl > 0 ? fl : sk->cwnd;
+        r->prr_delivered = 0;
+        sk->cwnd_cnt = 0;   /* tcp_init_cwnd_reduction */
+    }
+    if (timeout) {
+        event(r, TN_CA_EVENT_LOSS);
+        sk->cwnd = 1;
+        sk->cwnd_cnt = 0;
+        r->in_recovery = false;
+        set_state(r, TN_CA_LOSS);
+    } else {
+        r->in_recovery = true;
+        set_state(r, TN_CA_RECOVERY);
     }
 }
 
 /* A probe retransmission (TLP) repaired a loss: Linux reduces the window once, without a
  * recovery episode (CWR, tcp_process_tlp_ack): ssthresh from the window, cwnd = ssthresh. */
-void tn_cc_on_cwr(struct tn_cc_model *m)
+static void run_cwr(struct flavour_run *r)
 {
-    for (int i = 0; i < NFLAV; i++) {
-        struct flavour_run *r = &m->f[i];
-        struct tn_cc_sock *sk = &r->sk;
-        if (r->in_recovery || r->ops->cong_control)
-            continue;
+    struct tn_cc_sock *sk = &r->sk;
+    if (!r->in_recovery && !r->ops->cong_control) {
         sk->prior_cwnd = sk->cwnd;
         sk->ssthresh = r->ops->ssthresh(sk);
         sk->cwnd = sk->ssthresh;
         sk->cwnd_cnt = 0;
         event(r, TN_CA_EVENT_COMPLETE_CWR);
     }
-    restart_open_loop(m);
+    restart_open_loop(r);
 }
 
 /* The handshake timed out: Linux enters Loss in SYN_SENT (ssthresh from the initial window)
  * and starts the transfer from one segment (RFC 6298 §5.7). */
-void tn_cc_on_syn_timeout(struct tn_cc_model *m)
+static void run_syn_timeout(struct flavour_run *r)
 {
-    for (int i = 0; i < NFLAV; i++) {
-        struct flavour_run *r = &m->f[i];
-        struct tn_cc_sock *sk = &r->sk;
-        if (r->ops->cong_control) {
-            sk->cwnd = 1;
-            continue;
-        }
+    struct tn_cc_sock *sk = &r->sk;
+    if (r->ops->cong_control) {
+        sk->cwnd = 1;
+    } else {
         sk->cwnd = TN_CC_IW;
         sk->ssthresh = r->ops->ssthresh(sk);
         sk->cwnd = 1;
         sk->cwnd_cnt = 0;
     }
-    restart_open_loop(m);
+    restart_open_loop(r);
 }
 
-void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout)
+static void run_recovery_end(struct flavour_run *r, int64_t t_ns, bool timeout)
 {
-    for (int i = 0; i < NFLAV; i++) {
-        struct flavour_run *r = &m->f[i];
-        struct tn_cc_sock *sk = &r->sk;
-        sk->now_ns = t_ns;
-        bool fast = r->in_recovery && !timeout;
-        if (r->ops->cong_control) {
-            fast = sk->state == TN_CA_RECOVERY && !timeout;
-            set_state(r, TN_CA_OPEN);
-        } else {
-            if (fast && isfinite(sk->ssthresh))
-                sk->cwnd = sk->ssthresh;   /* Linux tcp_end_cwnd_reduction */
-            r->in_recovery = false;
-            if (fast)
-                event(r, TN_CA_EVENT_COMPLETE_CWR);
-            set_state(r, TN_CA_OPEN);
-        }
-        /* the flavour's own decrease (before any observation corrects the replay) */
-        if (fast && sk->prior_cwnd >= BETA_MIN_WINDOW && !r->ops->cong_control) {
-            tn_grow((void **)&r->beta, &r->cap_beta, r->nbeta + 1, sizeof *r->beta);
-            r->beta[r->nbeta++] = sk->cwnd / r->recover_fs;   /* over the flight, as observed */
-        }
-        r->beta_pending = fast && r->ops->cong_control;
+    struct tn_cc_sock *sk = &r->sk;
+    sk->now_ns = t_ns;
+    bool fast = r->in_recovery && !timeout;
+    if (r->ops->cong_control) {
+        fast = sk->state == TN_CA_RECOVERY && !timeout;
+        set_state(r, TN_CA_OPEN);
+    } else {
+        if (fast && isfinite(sk->ssthresh))
+            sk->cwnd = sk->ssthresh;   /* Linux tcp_end_cwnd_reduction */
+        r->in_recovery = false;
+        if (fast)
+            event(r, TN_CA_EVENT_COMPLETE_CWR);
+        set_state(r, TN_CA_OPEN);
     }
-    restart_open_loop(m);
+    /* the flavour's own decrease (before any observation corrects the replay) */
+    if (fast && sk->prior_cwnd >= BETA_MIN_WINDOW && !r->ops->cong_control) {
+        tn_grow((void **)&r->beta, &r->cap_beta, r->nbeta + 1, sizeof *r->beta);
+        r->beta[r->nbeta++] = sk->cwnd / r->recover_fs;   /* over the flight, as observed */
+    }
+    r->beta_pending = fast && r->ops->cong_control;
+    restart_open_loop(r);
 }
 
 /* Back from idle with nothing in flight (the sender's first segment after idle_ms): Linux
@@ -490,27 +565,141 @@ void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout)
  * keeps 3/4 of the window, which halves per RTO of idleness down to the restart window
  * min(IW, cwnd); flavours with their own control (BBR) are not restarted.  Then
  * CA_EVENT_TX_START (tcp_event_data_sent), which CUBIC uses to shift its epoch. */
+static void run_idle(struct flavour_run *r, int64_t t_ns, double idle_ms, double rto_ms)
+{
+    struct tn_cc_sock *sk = &r->sk;
+    sk->now_ns = t_ns;
+    sk->idle_ns = (int64_t)(idle_ms * 1e6);
+    sk->rto_ms = rto_ms;
+    if (!r->ops->cong_control && idle_ms > rto_ms) {
+        event(r, TN_CA_EVENT_CWND_RESTART);
+        if (sk->state != TN_CA_CWR && sk->state != TN_CA_RECOVERY)   /* tcp_current_ssthresh */
+            sk->ssthresh = fmax(sk->ssthresh, floor(sk->cwnd * 3 / 4));
+        double restart = fmin(TN_CC_IW, sk->cwnd), cwnd = sk->cwnd;
+        for (double d = idle_ms - rto_ms; d > 0 && cwnd > restart; d -= rto_ms)
+            cwnd = floor(cwnd / 2);
+        sk->cwnd = fmax(cwnd, restart);
+    }
+    event(r, TN_CA_EVENT_TX_START);
+    sk->idle_ns = 0;
+    restart_open_loop(r);
+}
+
+static void run_input(struct tn_cc_model *m, struct flavour_run *r, const struct cc_input *in)
+{
+    switch (in->op) {
+    case OP_ACK: run_ack(m, r, &in->a, &in->x); break;
+    case OP_LOSS: run_loss(r, in->t_ns, in->timeout, in->v1 / m->mss); break;
+    case OP_RECOVERY_END: run_recovery_end(r, in->t_ns, in->timeout); break;
+    case OP_IDLE: run_idle(r, in->t_ns, in->v1, in->v2); break;
+    case OP_SYN_TIMEOUT: run_syn_timeout(r); break;
+    case OP_CWR: run_cwr(r); break;
+    }
+}
+
+/* Create the deferred flavours and replay what they missed. */
+static void undefer(struct tn_cc_model *m)
+{
+    if (m->deferred_on)
+        return;
+    m->deferred_on = true;
+    for (int i = 0; i < NFLAV; i++) {
+        if (m->f[i])
+            continue;
+        m->f[i] = run_new(flavour_ops[i], m->mss);
+        for (size_t k = 0; k < m->nlog; k++)
+            run_input(m, m->f[i], &m->log[k]);
+    }
+    free(m->log);
+    m->log = NULL;
+    m->nlog = m->cap_log = 0;
+}
+
+/* Every flavour is told in; those deferred get it later (or at once, once they exist). */
+static void tell(struct tn_cc_model *m, const struct cc_input *in)
+{
+    for (int i = 0; i < NFLAV; i++)
+        if (m->f[i] && (m->deferred_on || is_live(m->f[i]->ops)))
+            run_input(m, m->f[i], in);
+    if (m->deferred_on)
+        return;
+    if (m->nlog == DEFER_LOG_MAX) {   /* a sender long enough to need every flavour */
+        undefer(m);   /* replays the log, not in */
+        for (int i = 0; i < NFLAV; i++)
+            if (!is_live(m->f[i]->ops))
+                run_input(m, m->f[i], in);
+        return;
+    }
+    if (m->nlog == m->cap_log) {   /* from 2: a short connection tells a few */
+        m->cap_log = m->cap_log ? 2 * m->cap_log : 2;
+        m->log = tn_xrealloc(m->log, m->cap_log * sizeof *m->log);
+    }
+    m->log[m->nlog++] = *in;
+}
+
+void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
+{
+    struct cc_input in = {.op = OP_ACK, .t_ns = a->t_ns, .a = *a};
+    struct ack_ctx *x = &in.x;
+    x->segs = (double)(a->acked + a->sacked) / m->mss;
+    x->flight = a->flight_max / m->mss;
+    x->pipe = a->flight_now / m->mss;
+    if (a->rtt_ms > 0) {
+        if (m->min_rtt_ms < 0 || a->rtt_ms < m->min_rtt_ms)
+            m->min_rtt_ms = a->rtt_ms;
+        m->srtt_ms = m->srtt_ms < 0 ? a->rtt_ms : 0.875 * m->srtt_ms + 0.125 * a->rtt_ms;   /* RFC 6298 */
+    }
+    /* delivered: each segment once (a SACKed one is not counted again when the cumulative
+     * ACK passes it), as Linux's tp->delivered that BBR's rate samples use */
+    m->delivered = fmax(m->delivered, (double)a->delivered / m->mss);
+    unsigned round_before = m->round;
+    bool round_ended = next_round(m, a, a->snd_nxt - (int64_t)a->flight_now);
+    m->round_flight = fmax(m->round_flight, x->flight);
+    m->round_pipe_min = fmin(m->round_pipe_min, x->pipe);
+    m->round_rwnd |= a->rwnd_limited;
+    watch_dips(m, a, x->pipe, a->in_episode);
+    x->min_rtt_ms = m->min_rtt_ms;
+    x->srtt_ms = m->srtt_ms;
+    x->delivered = m->delivered;
+    x->rate = rate_sample(m, a->t_ns);
+    x->round = m->round;
+    x->round_start_ns = m->round_start_ns;
+    x->round_start = m->round != round_before;
+    x->top = m->round_hist[SS_ROUNDS - 1];
+    x->fit_round = round_ended && m->rounds_clean > 0 && x->top >= 4 && !a->in_episode;
+    x->unseen_top = round_ended ? slow_growth_top(m) : 0;
+    tell(m, &in);
+}
+
+double tn_cc_cwnd_bytes(const struct tn_cc_model *m)
+{
+    /* the rate limiter's window: the lesser of the two standard flavours' */
+    return fmin(m->f[TN_CC_RENO - 1]->sk.cwnd, m->f[TN_CC_CUBIC - 1]->sk.cwnd) * m->mss;
+}
+
+void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double flight)
+{
+    tell(m, &(struct cc_input){.op = OP_LOSS, .t_ns = t_ns, .timeout = timeout, .v1 = flight});
+}
+
+void tn_cc_on_cwr(struct tn_cc_model *m)
+{
+    tell(m, &(struct cc_input){.op = OP_CWR});
+}
+
+void tn_cc_on_syn_timeout(struct tn_cc_model *m)
+{
+    tell(m, &(struct cc_input){.op = OP_SYN_TIMEOUT});
+}
+
+void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout)
+{
+    tell(m, &(struct cc_input){.op = OP_RECOVERY_END, .t_ns = t_ns, .timeout = timeout});
+}
+
 void tn_cc_on_idle(struct tn_cc_model *m, int64_t t_ns, double idle_ms, double rto_ms)
 {
-    for (int i = 0; i < NFLAV; i++) {
-        struct flavour_run *r = &m->f[i];
-        struct tn_cc_sock *sk = &r->sk;
-        sk->now_ns = t_ns;
-        sk->idle_ns = (int64_t)(idle_ms * 1e6);
-        sk->rto_ms = rto_ms;
-        if (!r->ops->cong_control && idle_ms > rto_ms) {
-            event(r, TN_CA_EVENT_CWND_RESTART);
-            if (sk->state != TN_CA_CWR && sk->state != TN_CA_RECOVERY)   /* tcp_current_ssthresh */
-                sk->ssthresh = fmax(sk->ssthresh, floor(sk->cwnd * 3 / 4));
-            double restart = fmin(TN_CC_IW, sk->cwnd), cwnd = sk->cwnd;
-            for (double d = idle_ms - rto_ms; d > 0 && cwnd > restart; d -= rto_ms)
-                cwnd = floor(cwnd / 2);
-            sk->cwnd = fmax(cwnd, restart);
-        }
-        event(r, TN_CA_EVENT_TX_START);
-        sk->idle_ns = 0;
-    }
-    restart_open_loop(m);
+    tell(m, &(struct cc_input){.op = OP_IDLE, .t_ns = t_ns, .v1 = idle_ms, .v2 = rto_ms});
 }
 
 static void push(struct tn_series *s, int64_t t, double v)
@@ -546,10 +735,16 @@ void tn_cc_record(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
     (void)d;
     if (!ctx->cfg->record_series)
         return;
+    undefer(m);   /* the series have every flavour's window */
     for (int i = 0; i < NFLAV; i++) {
-        step_push(&m->f[i].cw, t_ns, m->f[i].sk.cwnd * m->mss);
-        if (isfinite(m->f[i].sk.ssthresh) && m->f[i].sk.ssthresh < 1e9)
-            step_push(&m->f[i].ss, t_ns, m->f[i].sk.ssthresh * m->mss);
+        struct flavour_run *r = m->f[i];
+        if (!r->cw) {
+            r->cw = tn_xcalloc(2, sizeof *r->cw);
+            r->ss = r->cw + 1;
+        }
+        step_push(r->cw, t_ns, r->sk.cwnd * m->mss);
+        if (isfinite(r->sk.ssthresh) && r->sk.ssthresh < 1e9)
+            step_push(r->ss, t_ns, r->sk.ssthresh * m->mss);
     }
 }
 
@@ -585,9 +780,9 @@ static void copy_series(struct tn_series *dst, const struct tn_series *src)
 bool tn_cc_ss_exit_of(const struct tn_cc_model *m, enum tn_cc_flavor f, int64_t *t_ns, uint64_t *pkt,
                       int64_t *una, const char **why)
 {
-    if (f <= TN_CC_UNKNOWN || f >= TN_CC_COUNT || !m->f[f - 1].exit.set)
+    if (f <= TN_CC_UNKNOWN || f >= TN_CC_COUNT || !m->f[f - 1] || !m->f[f - 1]->exit.set)
         return false;
-    const struct ss_exit *e = &m->f[f - 1].exit;
+    const struct ss_exit *e = &m->f[f - 1]->exit;
     *t_ns = e->t_ns;
     *pkt = e->pkt;
     *una = e->una;
@@ -595,12 +790,28 @@ bool tn_cc_ss_exit_of(const struct tn_cc_model *m, enum tn_cc_flavor f, int64_t 
     return true;
 }
 
+/* Could the classifier score any flavour?  Only with a decrease seen or TN_CC_MIN_FIT
+ * window-clocked rounds fitted, which every flavour counts alike (the rounds are the flow's);
+ * otherwise it says "too little evidence" and the deferred flavours need not run. */
+static bool scorable(const struct tn_cc_model *m, unsigned nbetas)
+{
+    return nbetas > 0 || m->f[TN_CC_RENO - 1]->noerr >= TN_CC_MIN_FIT;
+}
+
 void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                   struct tn_cc_model *m, struct tn_tcp_infer *inf, double *betas, unsigned nbetas)
 {
+    if (scorable(m, nbetas))
+        undefer(m);
     struct tn_cc_fit fits[NFLAV];
+    unsigned n = NFLAV;
     for (int i = 0; i < NFLAV; i++) {
-        struct flavour_run *r = &m->f[i];
+        struct flavour_run *r = m->f[i];
+        if (!r) {   /* deferred and not needed: nothing to score */
+            fits[i] = (struct tn_cc_fit){.ops = flavour_ops[i], .err_med = -1, .flight_med = -1,
+                                         .beta_pred = -1, .err = NULL};
+            continue;
+        }
         double *ordered = tn_xcalloc(r->noerr + 1, sizeof *ordered);
         if (r->noerr)
             memcpy(ordered, r->oerr, r->noerr * sizeof *ordered);
@@ -609,8 +820,7 @@ void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
             .nerr = (unsigned)r->noerr,
             .err = ordered,
             .err_med = median(r->oerr, r->noerr),
-            .ack_err_med = median(r->err, r->nerr),
-            .flight_med = median(r->flights, r->nerr),
+            .flight_med = median(r->flights, r->nfl),
             .nbeta_pred = (unsigned)r->nbeta,
             .beta_pred = median(r->beta, r->nbeta),
         };
@@ -623,13 +833,13 @@ void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
         .srtt_ms = m->srtt_ms,
         .probe_rtt_dips = m->dips,
     };
-    tn_cc_classify(fits, NFLAV, &obs, inf);
-    for (int i = 0; i < NFLAV; i++)
+    tn_cc_classify(fits, n, &obs, inf);
+    for (unsigned i = 0; i < n; i++)
         free((void *)fits[i].err);
     /* the chosen flavour's window is the estimate (CUBIC's, the default of Linux, when the
      * flavour is unknown); every flavour's stays for comparison */
     int best = inf->flavor != TN_CC_UNKNOWN ? inf->flavor - 1 : TN_CC_CUBIC - 1;
-    const struct flavour_run *chosen = &m->f[best];
+    const struct flavour_run *chosen = m->f[best];
     inf->pacing_bps = chosen->sk.pacing_bps;
     inf->inflight_cap_bytes = chosen->sk.cwnd * m->mss;
     inf->model_bw_bps = inf->model_min_rtt_ms = 0;
@@ -637,15 +847,21 @@ void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
         chosen->ops->get_info(&chosen->sk, &inf->model_bw_bps, &inf->model_min_rtt_ms);
     if (!ctx->cfg->record_series)   /* the models recorded no windows (tn_cc_record) */
         return;
+    undefer(m);   /* (no ACK was recorded: every flavour's series is empty) */
     for (int i = 0; i < NFLAV; i++) {
-        step_close(&m->f[i].cw);
-        step_close(&m->f[i].ss);
+        struct flavour_run *r = m->f[i];
+        if (!r->cw) {
+            r->cw = tn_xcalloc(2, sizeof *r->cw);
+            r->ss = r->cw + 1;
+        }
+        step_close(r->cw);
+        step_close(r->ss);
         struct tn_series *fs = tn_conn_series(c, d, (enum tn_series_kind)(TN_SER_CWND_RENO + i));
         if (i == best)
-            copy_series(fs, &m->f[i].cw.s);
+            copy_series(fs, &r->cw->s);
         else
-            move_series(fs, &m->f[i].cw.s);
+            move_series(fs, &r->cw->s);
     }
-    move_series(tn_conn_series(c, d, TN_SER_CWND_EST), &m->f[best].cw.s);
-    move_series(tn_conn_series(c, d, TN_SER_SSTHRESH_EST), &m->f[best].ss.s);
+    move_series(tn_conn_series(c, d, TN_SER_CWND_EST), &m->f[best]->cw->s);
+    move_series(tn_conn_series(c, d, TN_SER_SSTHRESH_EST), &m->f[best]->ss->s);
 }

@@ -2,17 +2,17 @@
  * Linux's struct tcp_congestion_ops (include/net/tcp.h): one file per flavour (cc_<name>.c)
  * and one line in flavours.def.  A flavour sees a struct tn_cc_sock, the few tcp_sock fields a
  * Linux module reads and writes, counted in segments like Linux's snd_cwnd; its own state lives
- * in priv (Linux's inet_csk_ca, ICSK_CA_PRIV_SIZE). */
+ * in priv, priv_size bytes (Linux's inet_csk_ca, ICSK_CA_PRIV_SIZE), allocated by the driver. */
 #ifndef TN_CC_H
 #define TN_CC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct tn_tcp_infer;
 
 #define TN_CC_IW 10.0          /* initial window, segments (RFC 6928, Linux TCP_INIT_CWND) */
-#define TN_CC_PRIV_SIZE 1536
 
 /* Linux enum tcp_ca_state (the ones a passive replay tells apart) */
 enum tn_ca_state { TN_CA_OPEN = 0, TN_CA_CWR, TN_CA_RECOVERY, TN_CA_LOSS };
@@ -39,6 +39,9 @@ struct tn_cc_sock {
     double delivered;          /* segments delivered since the start (Linux tp->delivered) */
     double flight;             /* segments in flight after this ACK (Linux packets_in_flight) */
     double flight_max;         /* the most in flight since the previous ACK */
+    double rate;               /* delivery rate over about the last RTT, segments per ms: the
+                                * segments delivered since the ACK one srtt before (Linux
+                                * tcp_rate.c's rate sample, computed by the core for every ACK) */
     int64_t snd_nxt, una;      /* bytes, relative */
     bool cwnd_limited;         /* Linux tcp_is_cwnd_limited (RFC 7661) */
     bool app_limited;          /* the flight stayed well below the window: application-limited */
@@ -53,12 +56,13 @@ struct tn_cc_sock {
     double pacing_bps;         /* pacing rate in bit/s (0: not paced) */
     bool ss_exit_now;          /* the flavour left slow start without a loss on this ACK */
     char ss_exit_why[80];
-    _Alignas(8) unsigned char priv[TN_CC_PRIV_SIZE];
+    void *priv;                /* the flavour's state, tn_cc_ops.priv_size bytes, zeroed at start */
 };
 
 struct tn_cc_ops {
     const char *name;          /* as in Linux's tcp_congestion_control sysctl */
     const char *kind;          /* "loss-based", "delay-based" or "model-based", for the evidence */
+    size_t priv_size;          /* sizeof the flavour's state in tn_cc_sock.priv */
     void (*init)(struct tn_cc_sock *sk);
     /* the slow-start threshold after a loss (called once per reduction, before set_state) */
     double (*ssthresh)(struct tn_cc_sock *sk);
@@ -83,7 +87,7 @@ struct tn_cc_ops {
     const char *signature;
 };
 
-#define TN_CC_PRIV(sk, type) ((type *)(void *)(sk)->priv)
+#define TN_CC_PRIV(sk, type) ((type *)(sk)->priv)
 
 /* Helpers every flavour shares, as in Linux net/ipv4/tcp_cong.c. */
 double tn_cc_slow_start(struct tn_cc_sock *sk, double acked);   /* tcp_slow_start: returns the rest */
@@ -91,7 +95,13 @@ void tn_cc_cong_avoid_ai(struct tn_cc_sock *sk, double w, double acked);   /* tc
 void tn_cc_reno_cong_avoid(struct tn_cc_sock *sk, double acked);
 double tn_cc_reno_ssthresh(struct tn_cc_sock *sk);              /* max(cwnd >> 1, 2) */
 double tn_cc_reno_undo_cwnd(struct tn_cc_sock *sk);             /* max(cwnd, prior_cwnd) */
-bool tn_cc_in_slow_start(const struct tn_cc_sock *sk);
+static inline bool tn_cc_in_slow_start(const struct tn_cc_sock *sk)
+{
+    return sk->cwnd < sk->ssthresh;
+}
+
+#define TN_CC_MIN_FIT 8        /* window-clocked rounds for a growth fit to count: one BBR gain
+                                * cycle (tcp_bbr.c CYCLE_LEN), the fewest that show a shape */
 
 /* What the replay of one flavour says about a flow, for the classifier (analysis_cc_classify.c). */
 struct tn_cc_fit {
@@ -102,7 +112,6 @@ struct tn_cc_fit {
     double err_med;
     unsigned nerr;
     const double *err;         /* in round order, for paired comparisons */
-    double ack_err_med;        /* the replay's (corrected) median error per ACK: for the report */
     double flight_med;         /* median flight at the fitted ACKs, segments */
     double beta_pred;          /* median window after / before a fast recovery, as replayed */
     unsigned nbeta_pred;

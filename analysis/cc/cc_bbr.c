@@ -25,7 +25,6 @@
 #define BBR_FULL_BW_THRESH 1.25            /* bbr_full_bw_thresh */
 #define BBR_FULL_BW_CNT 3
 #define BBR_PACING_MARGIN 0.99             /* bbr_pacing_margin_percent 1 */
-#define BBR_HIST 64                        /* (time, delivered) of recent ACKs, for the rate */
 
 static const double pacing_gain_cycle[BBR_CYCLE_LEN] = {1.25, 0.75, 1, 1, 1, 1, 1, 1};
 
@@ -44,11 +43,7 @@ struct bbr {
     enum tn_ca_state prev_ca_state;
     unsigned conservation_round;
     unsigned probe_rtt_round;  /* the round ProbeRTT began in */
-    unsigned hist_n;
-    int64_t hist_t[BBR_HIST];
-    double hist_d[BBR_HIST];
 };
-_Static_assert(sizeof(struct bbr) <= TN_CC_PRIV_SIZE, "bbr state fits in priv");
 
 static double max_bw(const struct bbr *b)
 {
@@ -75,26 +70,6 @@ static void bbr_init(struct tn_cc_sock *sk)
     b->prev_ca_state = TN_CA_OPEN;
 }
 
-/* delivery rate over about the last RTT: segments delivered since the ACK one srtt ago */
-static double rate_sample(struct tn_cc_sock *sk, struct bbr *b)
-{
-    unsigned k = b->hist_n % BBR_HIST;
-    b->hist_t[k] = sk->now_ns;
-    b->hist_d[k] = sk->delivered;
-    b->hist_n++;
-    double rtt = sk->srtt_ms > 0 ? sk->srtt_ms : sk->min_rtt_ms;
-    if (rtt <= 0)
-        return 0;
-    unsigned n = b->hist_n < BBR_HIST ? b->hist_n : BBR_HIST;
-    for (unsigned i = 1; i < n; i++) {
-        unsigned j = (b->hist_n - 1 - i) % BBR_HIST;
-        double dt = (double)(sk->now_ns - b->hist_t[j]) / 1e6;
-        if (dt >= rtt || i == n - 1)
-            return dt > 0 ? (sk->delivered - b->hist_d[j]) / dt : 0;
-    }
-    return 0;
-}
-
 static void enter_probe_bw(struct bbr *b, int64_t now)
 {
     b->mode = BBR_PROBE_BW;
@@ -106,8 +81,9 @@ static void bbr_cong_control(struct tn_cc_sock *sk)
 {
     struct bbr *b = TN_CC_PRIV(sk, struct bbr);
     double acked = sk->acked;
-    /* bbr_update_bw: the round's most, into a 10-round max filter */
-    double rate = rate_sample(sk, b);
+    /* bbr_update_bw: the round's most, into a 10-round max filter (the rate sample is the
+     * core's, as Linux's tcp_rate.c hands it to cong_control) */
+    double rate = sk->rate;
     if (sk->round != b->bw_round) {
         b->bw_round = sk->round;
         b->bw[sk->round % BBR_BW_ROUNDS] = 0;
@@ -290,6 +266,7 @@ static void bbr_get_info(const struct tn_cc_sock *sk, double *bw_bps, double *mi
 const struct tn_cc_ops tn_cc_bbr_ops = {
     .name = "bbr",
     .kind = "model-based",
+    .priv_size = sizeof(struct bbr),
     .init = bbr_init,
     .ssthresh = bbr_ssthresh,
     .cong_control = bbr_cong_control,

@@ -19,7 +19,6 @@ struct bic {
     int64_t last_time, epoch_start;
     double delayed_ack;        /* segments per ACK, << ACK_RATIO_SHIFT */
 };
-_Static_assert(sizeof(struct bic) <= TN_CC_PRIV_SIZE, "bic state fits in priv");
 
 static void bic_init(struct tn_cc_sock *sk)
 {
@@ -109,6 +108,7 @@ static void bic_pkts_acked(struct tn_cc_sock *sk)
 const struct tn_cc_ops tn_cc_bic_ops = {
     .name = "bic",
     .kind = "loss-based",
+    .priv_size = sizeof(struct bic),
     .init = bic_init,
     .ssthresh = bic_ssthresh,
     .cong_avoid = bic_cong_avoid,

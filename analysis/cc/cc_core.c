@@ -4,11 +4,6 @@
 
 #include "cc.h"
 
-bool tn_cc_in_slow_start(const struct tn_cc_sock *sk)
-{
-    return sk->cwnd < sk->ssthresh;
-}
-
 /* tcp_slow_start (RFC 5681 §3.1): one segment per segment acknowledged up to ssthresh;
  * returns the segments left over for congestion avoidance. */
 double tn_cc_slow_start(struct tn_cc_sock *sk, double acked)

@@ -24,7 +24,6 @@ struct cubic {
     double curr_rtt;
     int samples;
 };
-_Static_assert(sizeof(struct cubic) <= TN_CC_PRIV_SIZE, "cubic state fits in priv");
 
 static void cubic_init(struct tn_cc_sock *sk)
 {
@@ -166,6 +165,7 @@ static void cubic_pkts_acked(struct tn_cc_sock *sk)
 const struct tn_cc_ops tn_cc_cubic_ops = {
     .name = "cubic",
     .kind = "loss-based",
+    .priv_size = sizeof(struct cubic),
     .init = cubic_init,
     .ssthresh = cubic_ssthresh,
     .cong_avoid = cubic_cong_avoid,

@@ -21,7 +21,6 @@ static const struct { double cwnd; double md; } aimd[] = {
 struct hstcp {
     unsigned ai;               /* aimd[ai - 1].cwnd < cwnd <= aimd[ai].cwnd */
 };
-_Static_assert(sizeof(struct hstcp) <= TN_CC_PRIV_SIZE, "hstcp state fits in priv");
 
 static void hstcp_cong_avoid(struct tn_cc_sock *sk, double acked)
 {
@@ -51,6 +50,7 @@ static double hstcp_ssthresh(struct tn_cc_sock *sk)
 const struct tn_cc_ops tn_cc_highspeed_ops = {
     .name = "highspeed",
     .kind = "loss-based",
+    .priv_size = sizeof(struct hstcp),
     .ssthresh = hstcp_ssthresh,
     .cong_avoid = hstcp_cong_avoid,
     .undo_cwnd = tn_cc_reno_undo_cwnd,

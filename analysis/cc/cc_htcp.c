@@ -21,7 +21,6 @@ struct htcp {
     double packetcount, minB, maxB, old_maxB, Bi;
     int64_t lasttime;
 };
-_Static_assert(sizeof(struct htcp) <= TN_CC_PRIV_SIZE, "htcp state fits in priv");
 
 static double cong_time_s(const struct tn_cc_sock *sk, const struct htcp *ca)
 {
@@ -149,6 +148,7 @@ static void htcp_set_state(struct tn_cc_sock *sk, enum tn_ca_state st)
 const struct tn_cc_ops tn_cc_htcp_ops = {
     .name = "htcp",
     .kind = "loss-based",
+    .priv_size = sizeof(struct htcp),
     .init = htcp_init,
     .ssthresh = htcp_ssthresh,
     .cong_avoid = htcp_cong_avoid,

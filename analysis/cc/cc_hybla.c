@@ -15,7 +15,6 @@ struct hybla {
     double min_srtt_ms;
     double cents;              /* fractions of a segment, in 1/128 */
 };
-_Static_assert(sizeof(struct hybla) <= TN_CC_PRIV_SIZE, "hybla state fits in priv");
 
 static void recalc(struct tn_cc_sock *sk, struct hybla *ca)
 {
@@ -77,6 +76,7 @@ static void hybla_cong_avoid(struct tn_cc_sock *sk, double acked)
 const struct tn_cc_ops tn_cc_hybla_ops = {
     .name = "hybla",
     .kind = "loss-based",
+    .priv_size = sizeof(struct hybla),
     .init = hybla_init,
     .ssthresh = tn_cc_reno_ssthresh,
     .cong_avoid = hybla_cong_avoid,

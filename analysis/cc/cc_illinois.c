@@ -22,7 +22,6 @@ struct illinois {
     unsigned round;            /* the driver's round this state was last updated in */
     double acked;
 };
-_Static_assert(sizeof(struct illinois) <= TN_CC_PRIV_SIZE, "illinois state fits in priv");
 
 static void rtt_reset(struct illinois *ca)
 {
@@ -134,6 +133,7 @@ static void illinois_set_state(struct tn_cc_sock *sk, enum tn_ca_state st)
 const struct tn_cc_ops tn_cc_illinois_ops = {
     .name = "illinois",
     .kind = "loss-based",
+    .priv_size = sizeof(struct illinois),
     .init = illinois_init,
     .ssthresh = illinois_ssthresh,
     .cong_avoid = illinois_cong_avoid,

@@ -18,7 +18,6 @@ struct vegas {
     unsigned cnt_rtt;          /* RTT samples in this round */
     double min_rtt, base_rtt;  /* this round's least sample; the least ever (ms) */
 };
-_Static_assert(sizeof(struct vegas) <= TN_CC_PRIV_SIZE, "vegas state fits in priv");
 
 static void vegas_enable(struct vegas *ca)
 {
@@ -105,6 +104,7 @@ static void vegas_cong_avoid(struct tn_cc_sock *sk, double acked)
 const struct tn_cc_ops tn_cc_vegas_ops = {
     .name = "vegas",
     .kind = "delay-based",
+    .priv_size = sizeof(struct vegas),
     .init = vegas_init,
     .ssthresh = tn_cc_reno_ssthresh,
     .cong_avoid = vegas_cong_avoid,

@@ -17,7 +17,6 @@ struct westwood {
     double rtt_ms, rtt_min_ms;
     bool first;
 };
-_Static_assert(sizeof(struct westwood) <= TN_CC_PRIV_SIZE, "westwood state fits in priv");
 
 static void westwood_init(struct tn_cc_sock *sk)
 {
@@ -82,6 +81,7 @@ static void westwood_cwnd_event(struct tn_cc_sock *sk, enum tn_ca_event ev)
 const struct tn_cc_ops tn_cc_westwood_ops = {
     .name = "westwood",
     .kind = "loss-based",
+    .priv_size = sizeof(struct westwood),
     .init = westwood_init,
     .ssthresh = tn_cc_reno_ssthresh,
     .cong_avoid = tn_cc_reno_cong_avoid,
