@@ -5,6 +5,9 @@
  * A flow is the same in every trace by its identity (tn_exp_row.flow: --flow NAME or
  * CLIENT>SERVER:PORT), never by its start order.  Traces with the same label are runs of one
  * parameter point: the point is their mean and an error bar spans their smallest to largest value.
+ * A label "GROUP:PARAM=VALUE" also names a line (e.g. the flavour of a high-speed TCP study,
+ * "htcp:rtt_ratio=1.83"): each group gets its own line in the trace-level figures (Jain's index,
+ * throughput ratio, utilisation) and its own flows in the per-flow ones.
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,12 +25,34 @@ double tn_fig_label_value(const char *label)
     return end == s ? NAN : v;
 }
 
-/* Parameter points (distinct labels, in order of first appearance) and flows (distinct names). */
+/* The group of a label: "GROUP:" before the first '='; none (length 0, no colon) otherwise. */
+static bool has_group(const char *label)
+{
+    const char *colon = strchr(label, ':'), *eq = strchr(label, '=');
+    return colon && (!eq || colon < eq);
+}
+
+static size_t group_len(const char *label)
+{
+    return has_group(label) ? (size_t)(strchr(label, ':') - label) : 0;
+}
+
+static const char *point_of(const char *label)
+{
+    return has_group(label) ? strchr(label, ':') + 1 : label;
+}
+
+/* Parameter points (distinct labels without their group, in order of first appearance), groups
+ * (distinct label groups) and flows (distinct names within a group). */
 struct exp_index {
     const char **points;
     double *x;
     size_t npoints;
+    const char **groups;       /* labels; their first group_len() characters name the group */
+    size_t ngroups;
+    bool named;                /* some label has a group */
     const char **flows;
+    size_t *fgroup;            /* each flow's group */
     const struct tn_exp_row **first;   /* each flow's first row (its protocol, flavour, host) */
     size_t nflows;
     char axis[96];
@@ -41,21 +66,60 @@ static size_t find(const char *const *v, size_t n, const char *s)
     return i;
 }
 
+static size_t find_point(const struct exp_index *ix, const char *label)
+{
+    return find(ix->points, ix->npoints, point_of(label));
+}
+
+static size_t find_group(const struct exp_index *ix, const char *label)
+{
+    size_t n = group_len(label), g = 0;
+    while (g < ix->ngroups && !(group_len(ix->groups[g]) == n && !strncmp(ix->groups[g], label, n)))
+        g++;
+    return g;
+}
+
+static size_t find_flow(const struct exp_index *ix, size_t g, const char *flow)
+{
+    size_t k = 0;
+    while (k < ix->nflows && !(ix->fgroup[k] == g && !strcmp(ix->flows[k], flow)))
+        k++;
+    return k;
+}
+
+/* A line's name: its group ("htcp"), else def. */
+static void group_name(const struct exp_index *ix, size_t g, const char *def, char *buf, size_t len)
+{
+    if (ix->named)
+        snprintf(buf, len, "%.*s", (int)group_len(ix->groups[g]), ix->groups[g]);
+    else
+        snprintf(buf, len, "%s", def);
+}
+
 static void index_build(const struct tn_experiment *e, struct exp_index *ix)
 {
     memset(ix, 0, sizeof *ix);
     ix->points = tn_xcalloc(e->ntraces + 1, sizeof *ix->points);
     ix->x = tn_xcalloc(e->ntraces + 1, sizeof *ix->x);
+    ix->groups = tn_xcalloc(e->ntraces + 1, sizeof *ix->groups);
     ix->flows = tn_xcalloc(e->nrows + 1, sizeof *ix->flows);
+    ix->fgroup = tn_xcalloc(e->nrows + 1, sizeof *ix->fgroup);
     ix->first = tn_xcalloc(e->nrows + 1, sizeof *ix->first);
-    for (size_t t = 0; t < e->ntraces; t++)
-        if (find(ix->points, ix->npoints, e->labels[t]) == ix->npoints)
-            ix->points[ix->npoints++] = e->labels[t];
-    for (size_t i = 0; i < e->nrows; i++)
-        if (find(ix->flows, ix->nflows, e->rows[i].flow) == ix->nflows) {
+    for (size_t t = 0; t < e->ntraces; t++) {
+        if (find_point(ix, e->labels[t]) == ix->npoints)
+            ix->points[ix->npoints++] = point_of(e->labels[t]);
+        if (find_group(ix, e->labels[t]) == ix->ngroups)
+            ix->groups[ix->ngroups++] = e->labels[t];
+        ix->named |= has_group(e->labels[t]);
+    }
+    for (size_t i = 0; i < e->nrows; i++) {
+        size_t g = find_group(ix, e->rows[i].label);
+        if (find_flow(ix, g, e->rows[i].flow) == ix->nflows) {
             ix->first[ix->nflows] = &e->rows[i];
+            ix->fgroup[ix->nflows] = g;
             ix->flows[ix->nflows++] = e->rows[i].flow;
         }
+    }
     /* x: the labels' numbers when every label has one, else the position (1-based) */
     bool numeric = ix->npoints > 0;
     for (size_t p = 0; p < ix->npoints; p++) {
@@ -81,7 +145,9 @@ static void index_free(struct exp_index *ix)
 {
     free(ix->points);
     free(ix->x);
+    free(ix->groups);
     free(ix->flows);
+    free(ix->fgroup);
     free(ix->first);
 }
 
@@ -168,9 +234,14 @@ static void draw_flow(struct tn_plot *p, size_t k, const char *label, bool dfcp,
     }
 }
 
-static bool repeated(const struct tn_experiment *e, const struct exp_index *ix)
+/* Has some point of some line several runs (traces of one label)? */
+static bool repeated(const struct tn_experiment *e)
 {
-    return e->ntraces > ix->npoints;
+    for (size_t t = 0; t < e->ntraces; t++)
+        for (size_t u = t + 1; u < e->ntraces; u++)
+            if (!strcmp(e->labels[t], e->labels[u]))
+                return true;
+    return false;
 }
 
 static struct tn_plot *metric_fig(const struct tn_experiment *e, const struct exp_metric *m,
@@ -186,7 +257,7 @@ static struct tn_plot *metric_fig(const struct tn_experiment *e, const struct ex
         double v = m->value(r);
         if (isnan(v))
             continue;
-        size_t t = find(ix.points, ix.npoints, r->label), k = find(ix.flows, ix.nflows, r->flow);
+        size_t t = find_point(&ix, r->label), k = find_flow(&ix, find_group(&ix, r->label), r->flow);
         agg_add(&a[k * ix.npoints + t], v);
         top = fmax(top, v);
         any = true;
@@ -196,13 +267,15 @@ static struct tn_plot *metric_fig(const struct tn_experiment *e, const struct ex
         p = begin(&ix, fc);
         snprintf(p->title, sizeof p->title, "%s", m->title);
         snprintf(p->subtitle, sizeof p->subtitle, "%zu traces, %zu flows by identity%s", e->ntraces, ix.nflows,
-                 repeated(e, &ix) ? "; mean of the runs, bars from the smallest to the largest" : "");
+                 repeated(e) ? "; mean of the runs, bars from the smallest to the largest" : "");
         snprintf(p->y.label, sizeof p->y.label, "%s", m->axis);
         p->y.unit = m->unit;
         tn_plot_set_range(&p->y, 0, top > 0 ? top * 1.08 : 1);
         for (size_t k = 0; k < ix.nflows; k++) {
-            char label[96];
-            tn_fig_flow_label(fc, ix.first[k], label, sizeof label);
+            char flow[96], group[64], label[168];
+            tn_fig_flow_label(fc, ix.first[k], flow, sizeof flow);
+            group_name(&ix, ix.fgroup[k], "", group, sizeof group);
+            snprintf(label, sizeof label, "%s%s%s", group, group[0] ? ": " : "", flow);
             draw_flow(p, k, label, ix.first[k]->proto == TN_PK_DFCP, &a[k * ix.npoints], &ix);
         }
         tn_plot_finish(p);
@@ -217,7 +290,7 @@ static struct tn_plot *jain_fig(const struct tn_experiment *e, const struct tn_f
 {
     struct exp_index ix;
     index_build(e, &ix);
-    struct agg *a = tn_xcalloc(ix.npoints + 1, sizeof *a);
+    struct agg *a = tn_xcalloc(ix.ngroups * ix.npoints + 1, sizeof *a);
     size_t multi = 0;
     for (size_t t = 0; t < e->ntraces; t++) {
         size_t n = 0;
@@ -225,7 +298,7 @@ static struct tn_plot *jain_fig(const struct tn_experiment *e, const struct tn_f
             n += e->rows[i].trace == t + 1;
         if (n < 2)
             continue;   /* one flow: nothing to be fair between */
-        agg_add(&a[find(ix.points, ix.npoints, e->labels[t])], e->jain[t]);
+        agg_add(&a[find_group(&ix, e->labels[t]) * ix.npoints + find_point(&ix, e->labels[t])], e->jain[t]);
         multi++;
     }
     struct tn_plot *p = NULL;
@@ -233,10 +306,14 @@ static struct tn_plot *jain_fig(const struct tn_experiment *e, const struct tn_f
         p = begin(&ix, fc);
         snprintf(p->title, sizeof p->title, "Jain's fairness index");
         snprintf(p->subtitle, sizeof p->subtitle, "over the significant flows of each trace%s",
-                 repeated(e, &ix) ? "; mean of the runs, bars from the smallest to the largest" : "");
+                 repeated(e) ? "; mean of the runs, bars from the smallest to the largest" : "");
         snprintf(p->y.label, sizeof p->y.label, "Jain's index");
         tn_plot_set_range(&p->y, 0, 1.05);
-        draw_flow(p, 0, "Jain's index", false, a, &ix);
+        for (size_t g = 0; g < ix.ngroups; g++) {
+            char name[64];
+            group_name(&ix, g, "Jain's index", name, sizeof name);
+            draw_flow(p, g, name, false, &a[g * ix.npoints], &ix);
+        }
         tn_plot_finish(p);
     }
     free(a);
@@ -244,45 +321,65 @@ static struct tn_plot *jain_fig(const struct tn_experiment *e, const struct tn_f
     return p;
 }
 
-/* Throughput of the first flow over the second's (flows in order of first appearance), in every
- * trace that has both. */
+/* The first and second flow of group g (in order of first appearance); false without two. */
+static bool group_pair(const struct exp_index *ix, size_t g, size_t *f1, size_t *f2)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < ix->nflows && n < 2; k++)
+        if (ix->fgroup[k] == g)
+            *(n++ ? f2 : f1) = k;
+    return n == 2;
+}
+
+/* Throughput of the first flow over the second (flows in order of first appearance), in every
+ * trace that has both; one line per group. */
 static struct tn_plot *ratio_fig(const struct tn_experiment *e, const struct tn_fig_cfg *fc)
 {
     struct exp_index ix;
     index_build(e, &ix);
-    struct agg *a = tn_xcalloc(ix.npoints + 1, sizeof *a);
+    struct agg *a = tn_xcalloc(ix.ngroups * ix.npoints + 1, sizeof *a);
     double top = 1;
     bool any = false;
-    for (size_t t = 0; ix.nflows >= 2 && t < e->ntraces; t++) {
+    for (size_t t = 0; t < e->ntraces; t++) {
+        size_t g = find_group(&ix, e->labels[t]), f1, f2;
+        if (!group_pair(&ix, g, &f1, &f2))
+            continue;
         double x1 = -1, x2 = -1;
         for (size_t i = 0; i < e->nrows; i++) {
             const struct tn_exp_row *r = &e->rows[i];
             if (r->trace != t + 1)
                 continue;
-            if (!strcmp(r->flow, ix.flows[0]))
+            if (!strcmp(r->flow, ix.flows[f1]))
                 x1 = r->throughput_bps;
-            else if (!strcmp(r->flow, ix.flows[1]))
+            else if (!strcmp(r->flow, ix.flows[f2]))
                 x2 = r->throughput_bps;
         }
         if (x1 < 0 || x2 <= 0)
             continue;
-        agg_add(&a[find(ix.points, ix.npoints, e->labels[t])], x1 / x2);
+        agg_add(&a[g * ix.npoints + find_point(&ix, e->labels[t])], x1 / x2);
         top = fmax(top, x1 / x2);
         any = true;
     }
     struct tn_plot *p = NULL;
     if (any) {
         p = begin(&ix, fc);
-        char l1[96], l2[96];
-        tn_fig_flow_label(fc, ix.first[0], l1, sizeof l1);
-        tn_fig_flow_label(fc, ix.first[1], l2, sizeof l2);
         snprintf(p->title, sizeof p->title, "Throughput ratio of two flows");
-        snprintf(p->subtitle, sizeof p->subtitle, "%s / %s (1 = equal share)", l1, l2);
         snprintf(p->y.label, sizeof p->y.label, "throughput ratio");
         tn_plot_set_range(&p->y, 0, top * 1.1);
-        char label[200];
-        snprintf(label, sizeof label, "%s / %s", l1, l2);
-        draw_flow(p, 0, label, false, a, &ix);
+        for (size_t g = 0; g < ix.ngroups; g++) {
+            size_t f1, f2;
+            if (!group_pair(&ix, g, &f1, &f2))
+                continue;
+            char l1[96], l2[96], label[260];
+            tn_fig_flow_label(fc, ix.first[f1], l1, sizeof l1);
+            tn_fig_flow_label(fc, ix.first[f2], l2, sizeof l2);
+            snprintf(p->subtitle, sizeof p->subtitle, "%s / %s (1 = equal share)", l1, l2);
+            if (ix.named)
+                group_name(&ix, g, "", label, sizeof label);
+            else
+                snprintf(label, sizeof label, "%s / %s", l1, l2);
+            draw_flow(p, g, label, false, &a[g * ix.npoints], &ix);
+        }
         tn_plot_finish(p);
     }
     free(a);
@@ -290,29 +387,32 @@ static struct tn_plot *ratio_fig(const struct tn_experiment *e, const struct tn_
     return p;
 }
 
-/* The link's utilisation in each trace: the significant flows' goodput bytes (rate x averaging
- * interval) over the trace's span (earliest interval start to latest end) times the link rate. */
-/* The link's utilisation in each trace (tn_experiment.util), when a link rate was given. */
+/* The link's utilisation in each trace (tn_experiment.util: the significant flows' goodput bytes
+ * over the trace's span times the link rate), when a link rate was given; one line per group. */
 static struct tn_plot *util_fig(const struct tn_experiment *e, const struct tn_fig_cfg *fc)
 {
     if (!(e->link_rate_bps > 0) || !e->nrows)
         return NULL;
     struct exp_index ix;
     index_build(e, &ix);
-    struct agg *a = tn_xcalloc(ix.npoints + 1, sizeof *a);
+    struct agg *a = tn_xcalloc(ix.ngroups * ix.npoints + 1, sizeof *a);
     double top = 1;
     for (size_t t = 0; t < e->ntraces; t++)
         if (!isnan(e->util[t])) {
-            agg_add(&a[find(ix.points, ix.npoints, e->labels[t])], e->util[t]);
+            agg_add(&a[find_group(&ix, e->labels[t]) * ix.npoints + find_point(&ix, e->labels[t])], e->util[t]);
             top = fmax(top, e->util[t]);
         }
     struct tn_plot *p = begin(&ix, fc);
     snprintf(p->title, sizeof p->title, "Link utilisation");
     snprintf(p->subtitle, sizeof p->subtitle, "the flows' goodput over a %.4g Mbit/s link%s", e->link_rate_bps / 1e6,
-             repeated(e, &ix) ? "; mean of the runs, bars from the smallest to the largest" : "");
+             repeated(e) ? "; mean of the runs, bars from the smallest to the largest" : "");
     snprintf(p->y.label, sizeof p->y.label, "utilisation");
     tn_plot_set_range(&p->y, 0, top * 1.05);
-    draw_flow(p, 0, "utilisation", false, a, &ix);
+    for (size_t g = 0; g < ix.ngroups; g++) {
+        char name[64];
+        group_name(&ix, g, "utilisation", name, sizeof name);
+        draw_flow(p, g, name, false, &a[g * ix.npoints], &ix);
+    }
     tn_plot_finish(p);
     free(a);
     index_free(&ix);

@@ -183,7 +183,11 @@ void tn_report_experiment(FILE *out, const struct tn_experiment *e)
 {
     char a[64], b[64], g[32], t[32];
     fprintf(out, "\nExperiment: %zu traces\n", e->ntraces);
-    fprintf(out, "  %-5s %-16s %4s %-5s %-44s %16s %16s %7s %9s %7s  %s\n", "trace", "label", "conn", "proto",
+    int lw = 16;   /* the label column fits the longest label */
+    for (size_t i = 0; i < e->ntraces; i++)
+        if (strlen(e->labels[i]) > (size_t)lw && strlen(e->labels[i]) < 200)
+            lw = (int)strlen(e->labels[i]);
+    fprintf(out, "  %-5s %-*s %4s %-5s %-44s %16s %16s %7s %9s %7s  %s\n", "trace", lw, "label", "conn", "proto",
             "endpoints", "goodput", "throughput", "rexmit", "rtt avg", "jain", "flow");
     for (size_t i = 0; i < e->nrows; i++) {
         const struct tn_exp_row *r = &e->rows[i];
@@ -194,7 +198,7 @@ void tn_report_experiment(FILE *out, const struct tn_experiment *e)
             snprintf(rtt, sizeof rtt, "%.3f ms", r->rtt_ms_avg);
         else
             snprintf(rtt, sizeof rtt, "-");
-        fprintf(out, "  %-5u %-16s %4u %-5s %-44s %16s %16s %7" PRIu64 " %9s %7.4f  %s\n", r->trace, r->label,
+        fprintf(out, "  %-5u %-*s %4u %-5s %-44s %16s %16s %7" PRIu64 " %9s %7.4f  %s\n", r->trace, lw, r->label,
                 r->conn, r->proto == TN_PK_DFCP ? "dfcp" : "tcp", ep, rate_str(r->goodput_bps, g, sizeof g),
                 rate_str(r->throughput_bps, t, sizeof t), r->rexmit_pkts, rtt, r->jain, r->flow);
     }

@@ -264,6 +264,63 @@ START_TEST(test_experiment_runs)
 }
 END_TEST
 
+START_TEST(test_experiment_groups)
+{
+    /* "GROUP:PARAM=VALUE" labels: two flavours at two RTT ratios; each group is a line of the
+     * ratio figure (first flow over second within the group) and of the utilisation figure, at
+     * the points' values; per-flow lines are named "GROUP: flow" */
+    struct tn_experiment e = {0};
+    static const char *const labels[] = {"htcp:rtt_ratio=1", "htcp:rtt_ratio=2", "bic:rtt_ratio=1",
+                                         "bic:rtt_ratio=2"};
+    static const double bps[4][2] = {{5e6, 5e6}, {6e6, 2e6}, {4e6, 5e6}, {8e6, 1e6}};
+    e.ntraces = 4;
+    e.labels = tn_xcalloc(4, sizeof *e.labels);
+    e.files = tn_xcalloc(4, sizeof *e.files);
+    e.jain = tn_xcalloc(4, sizeof *e.jain);
+    e.util = tn_xcalloc(4, sizeof *e.util);
+    e.link_rate_bps = 10e6;
+    for (size_t t = 0; t < 4; t++) {
+        e.labels[t] = tn_xstrdup(labels[t]);
+        e.files[t] = tn_xstrdup("x.tr");
+        add_row(&e, (unsigned)t + 1, "A", bps[t][0]);
+        add_row(&e, (unsigned)t + 1, "B", bps[t][1]);
+        e.util[t] = (bps[t][0] + bps[t][1]) / 10e6;
+    }
+    struct tn_fig_cfg fc = {0};
+    const char *stem;
+    struct tn_plot *p = tn_fig_exp(&e, tn_fig_exp_count() - 1, &stem, &fc);
+    ck_assert_str_eq(stem, "experiment-ratio");
+    ck_assert_str_eq(p->x.label, "rtt_ratio");
+    const struct tn_plot_series *h = series(p, "htcp", TN_D_LINE, 0), *b = series(p, "bic", TN_D_LINE, 0);
+    ck_assert_ptr_nonnull(h);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_uint_eq(h->n, 2);
+    ck_assert_double_eq_tol(h->pts[0].x, 1, 1e-12);
+    ck_assert_double_eq_tol(h->pts[0].y, 1.0, 1e-12);   /* 5 / 5 */
+    ck_assert_double_eq_tol(h->pts[1].x, 2, 1e-12);
+    ck_assert_double_eq_tol(h->pts[1].y, 3.0, 1e-12);   /* 6 / 2 */
+    ck_assert_uint_eq(b->n, 2);
+    ck_assert_double_eq_tol(b->pts[0].y, 0.8, 1e-12);   /* 4 / 5 */
+    ck_assert_double_eq_tol(b->pts[1].y, 8.0, 1e-12);   /* 8 / 1 */
+    tn_plot_free(p);
+    p = tn_fig_exp(&e, tn_fig_exp_count() - 2, &stem, &fc);
+    ck_assert_str_eq(stem, "experiment-utilisation");
+    b = series(p, "bic", TN_D_LINE, 0);
+    ck_assert_uint_eq(b->n, 2);
+    ck_assert_double_eq_tol(b->pts[0].y, 0.9, 1e-12);
+    ck_assert_double_eq_tol(b->pts[1].y, 0.9, 1e-12);
+    tn_plot_free(p);
+    p = tn_fig_exp(&e, 0, &stem, &fc);   /* goodput: four lines, a flow per group */
+    ck_assert_ptr_nonnull(series(p, "htcp: A", TN_D_LINE, 0));
+    const struct tn_plot_series *bb = series(p, "bic: B", TN_D_LINE, 0);
+    ck_assert_ptr_nonnull(bb);
+    ck_assert_uint_eq(bb->n, 2);
+    ck_assert_double_eq_tol(bb->pts[1].y, 1e6, 1e-3);
+    tn_plot_free(p);
+    tn_experiment_fini(&e);
+}
+END_TEST
+
 Suite *tn_paper_fig_suite(void)
 {
     Suite *s = suite_create("paper_fig");
@@ -273,6 +330,7 @@ Suite *tn_paper_fig_suite(void)
     tcase_add_test(tc, test_flow_styles);
     tcase_add_test(tc, test_rexmit_time_counts);
     tcase_add_test(tc, test_experiment_runs);
+    tcase_add_test(tc, test_experiment_groups);
     suite_add_tcase(s, tc);
     return s;
 }
