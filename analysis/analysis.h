@@ -614,4 +614,32 @@ struct tn_accuracy {
 size_t tn_truth_compare(const struct tn_truth *t, const struct tn_analyzer *a, struct tn_accuracy *out,
                         size_t max);
 
+/* ---- connections as bytes (analysis_pack.c): the ranks of an MPI job send their finished
+ * connections to rank 0, which adopts them into one analyzer for the outputs (docs/cluster.md).
+ * Raw structs in native byte order: the ranks of one job run the same binary. */
+struct tn_packbuf {
+    uint8_t *p;
+    size_t n, cap;
+};
+
+void tn_packbuf_put(struct tn_packbuf *b, const void *v, size_t n);
+void tn_packbuf_fini(struct tn_packbuf *b);
+
+/* Append connection c of an analyzer, after tn_analyzer_finish: its summary, inference results,
+ * events, series, packet records and DFCP blocks. */
+void tn_conn_pack(const struct tn_conn *c, struct tn_packbuf *b);
+
+/* Read one connection tn_conn_pack wrote at in (n bytes available); *used gets its length.
+ * NULL when the bytes are cut or are no packed connection.  Free it with tn_conn_unpacked_free
+ * unless an analyzer adopts it. */
+struct tn_conn *tn_conn_unpack(const uint8_t *in, size_t n, size_t *used);
+void tn_conn_unpacked_free(struct tn_conn *c);
+
+/* Analyzer a (made by tn_analyzer_new, fed no packets) takes c from tn_conn_unpack as its next
+ * connection, numbered after those it has (c->idx set); a owns it from now on. */
+void tn_analyzer_adopt(struct tn_analyzer *a, struct tn_conn *c);
+
+/* Replace a's trace totals (the shards' totals, merged by the caller). */
+void tn_analyzer_set_stats(struct tn_analyzer *a, const struct tn_trace_stats *st);
+
 #endif

@@ -3,6 +3,7 @@
  * table (outputs.c); experiments (experiment.c) and the dashboard (tui_main.c) have their own. */
 #include <stdio.h>
 
+#include "cluster.h"
 #include "experiment.h"
 #include "options.h"
 #include "pipeline.h"
@@ -17,7 +18,7 @@ static void tick_progress(void *arg, int64_t t_ns)
     fprintf(stderr, "\rpackets read: %llu", (unsigned long long)tn_analyzer_stats(arg)->frames);
 }
 
-static int run_main(const struct tn_options *o)
+static int run_alone(const struct tn_options *o)
 {
     if (o->tui)
         return tn_tui_main(o);
@@ -37,6 +38,12 @@ static int run_main(const struct tn_options *o)
     if (o->progress)
         fprintf(stderr, "\rpackets read: %llu\n", (unsigned long long)tn_analyzer_stats(r.an)->frames);
     return tn_run_end(&r);
+}
+
+/* Under mpirun (or srun) the ranks of the job share the run (cluster/). */
+static int run_main(const struct tn_options *o)
+{
+    return tn_cluster_launched() ? tn_cluster_main(o, run_alone) : run_alone(o);
 }
 
 int main(int argc, char **argv)

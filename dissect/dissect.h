@@ -279,4 +279,18 @@ uint32_t tn_rewrite(const struct tn_layout *lay, uint8_t *buf, uint32_t caplen,
 /* True when the link type has a row in the link table. */
 bool tn_dissect_link_supported(int linktype);
 
+/* ---- a packet record as bytes (dissect_pack.c): what one rank of an MPI job sends to the rank
+ * that owns the packet's connection (docs/cluster.md).  Every field of struct tn_pkt but the
+ * payload pointer (analysis reads only the payload's lengths); IPv4 addresses take 4 bytes,
+ * SACK blocks only those present, the TCP or DFCP part only for its kind.  Native byte order:
+ * the ranks of one job run the same binary. */
+#define TN_PKT_PACK_MAX 192
+
+/* Write p into out (TN_PKT_PACK_MAX bytes at least); returns the bytes written. */
+size_t tn_pkt_pack(const struct tn_pkt *p, uint8_t *out);
+
+/* Read one record of n bytes at in into *p (zeroed first, payload NULL).  Returns the bytes
+ * read, or 0 when the record is cut or malformed. */
+size_t tn_pkt_unpack(const uint8_t *in, size_t n, struct tn_pkt *p);
+
 #endif

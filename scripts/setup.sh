@@ -13,6 +13,7 @@ PACKAGES=(
   libxml2-utils fonts-dejavu-core gzip bzip2 xz-utils zstd procps bc time python3 git
   ns2
   clang
+  openmpi-bin libopenmpi-dev
 )
 
 missing=()

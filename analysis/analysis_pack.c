@@ -1,0 +1,197 @@
+/* analysis_pack.c - a finished connection as bytes and back, and an analyzer assembled from
+ * such connections: how the shards of an MPI job bring their results to rank 0.
+ *
+ *   magic "TNC1", sizeof(struct tn_conn), sizeof(struct tn_event)     u32 each
+ *   struct tn_conn (pointers meaningless)
+ *   events: n (u64), n x struct tn_event
+ *   series: present (u8); then per direction and kind n (u64), n x struct tn_point
+ *   packet records: n (u64), n x struct tn_pktrec
+ *   DFCP blocks: n (u64), each struct tn_dfcp_block, has bitmap (u8), (n + 7) / 8 bytes
+ *   DFCP results: present (u8), struct tn_dfcp_infer; DFCP state: present (u8), struct
+ *   tn_dfcp_priv (what tn_conn_live_get reads)
+ *
+ * The sender state of a finished TCP connection is gone (tn_infer_release), so there is
+ * nothing more to carry for it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_int.h"
+
+#define PACK_MAGIC 0x31434e54u   /* "TNC1" */
+
+void tn_packbuf_put(struct tn_packbuf *b, const void *v, size_t n)
+{
+    if (n == 0)
+        return;
+    tn_grow((void **)&b->p, &b->cap, b->n + n, 1);
+    memcpy(b->p + b->n, v, n);
+    b->n += n;
+}
+
+void tn_packbuf_fini(struct tn_packbuf *b)
+{
+    free(b->p);
+    *b = (struct tn_packbuf){0};
+}
+
+static void put_u8(struct tn_packbuf *b, uint8_t v) { tn_packbuf_put(b, &v, 1); }
+static void put_u32(struct tn_packbuf *b, uint32_t v) { tn_packbuf_put(b, &v, 4); }
+static void put_u64(struct tn_packbuf *b, uint64_t v) { tn_packbuf_put(b, &v, 8); }
+
+/* n elements of elsz bytes, after their count */
+static void put_array(struct tn_packbuf *b, const void *v, size_t n, size_t elsz)
+{
+    put_u64(b, n);
+    tn_packbuf_put(b, v, n * elsz);
+}
+
+void tn_conn_pack(const struct tn_conn *c, struct tn_packbuf *b)
+{
+    put_u32(b, PACK_MAGIC);
+    put_u32(b, (uint32_t)sizeof *c);
+    put_u32(b, (uint32_t)sizeof(struct tn_event));
+    tn_packbuf_put(b, c, sizeof *c);
+    put_array(b, c->events, c->nevents, sizeof *c->events);
+    bool series = c->series != tn_no_series;
+    put_u8(b, series);
+    for (int d = 0; series && d < 2; d++)
+        for (int k = 0; k < TN_SER_COUNT; k++)
+            put_array(b, c->series[d][k].pts, c->series[d][k].n, sizeof(struct tn_point));
+    put_array(b, c->pkts, c->npkts, sizeof *c->pkts);
+    put_u64(b, c->nblocks);
+    for (size_t i = 0; i < c->nblocks; i++) {
+        const struct tn_dfcp_block *bl = &c->blocks[i];
+        tn_packbuf_put(b, bl, sizeof *bl);
+        put_u8(b, bl->seen != NULL);
+        if (bl->seen)
+            tn_packbuf_put(b, bl->seen, ((size_t)bl->n + 7) / 8);
+    }
+    bool dfcp = c->dfcp != &tn_no_dfcp;
+    put_u8(b, dfcp);
+    if (dfcp)
+        tn_packbuf_put(b, c->dfcp, sizeof *c->dfcp);
+    const struct tn_dfcp_priv *dp = c->retired ? NULL : ((const struct tn_conn_priv *)c)->dfcp;
+    put_u8(b, dp != NULL);
+    if (dp)
+        tn_packbuf_put(b, dp, sizeof *dp);
+}
+
+struct rd {
+    const uint8_t *p, *end;
+    bool bad;                  /* sticky: a read ran past the end */
+};
+
+static void get(struct rd *r, void *v, size_t n)
+{
+    if (r->bad || (size_t)(r->end - r->p) < n) {
+        r->bad = true;
+        memset(v, 0, n);
+        return;
+    }
+    memcpy(v, r->p, n);
+    r->p += n;
+}
+
+static uint8_t get_u8(struct rd *r) { uint8_t v; get(r, &v, 1); return v; }
+static uint32_t get_u32(struct rd *r) { uint32_t v; get(r, &v, 4); return v; }
+static uint64_t get_u64(struct rd *r) { uint64_t v; get(r, &v, 8); return v; }
+
+/* A counted array of elsz-byte elements, allocated (NULL when empty or cut). */
+static void *get_array(struct rd *r, size_t *n, size_t elsz)
+{
+    uint64_t k = get_u64(r);
+    *n = 0;
+    if (r->bad || k == 0)
+        return NULL;
+    if (k > (uint64_t)(r->end - r->p) / elsz) {
+        r->bad = true;
+        return NULL;
+    }
+    void *v = tn_xmalloc((size_t)k * elsz);
+    get(r, v, (size_t)k * elsz);
+    *n = (size_t)k;
+    return v;
+}
+
+struct tn_conn *tn_conn_unpack(const uint8_t *in, size_t n, size_t *used)
+{
+    struct rd r = {in, in + n, false};
+    if (get_u32(&r) != PACK_MAGIC || get_u32(&r) != sizeof(struct tn_conn) ||
+        get_u32(&r) != sizeof(struct tn_event))
+        return NULL;
+    struct tn_conn_priv *cp = tn_xcalloc(1, sizeof *cp);
+    struct tn_conn *c = &cp->pub;
+    get(&r, c, sizeof *c);
+    c->retired = false;
+    c->series = tn_no_series;
+    c->dfcp = (struct tn_dfcp_infer *)&tn_no_dfcp;
+    c->blocks = NULL;
+    c->nblocks = c->cap_blocks = 0;
+    c->pkts = NULL;
+    c->npkts = c->cap_pkts = 0;
+    c->events = get_array(&r, &c->nevents, sizeof *c->events);
+    c->cap_events = c->nevents;
+    if (get_u8(&r) && !r.bad) {
+        c->series = tn_xcalloc(2, sizeof *c->series);
+        for (int d = 0; d < 2; d++)
+            for (int k = 0; k < TN_SER_COUNT; k++) {
+                struct tn_series *s = &c->series[d][k];
+                s->pts = get_array(&r, &s->n, sizeof *s->pts);
+                s->cap = s->n;
+            }
+    }
+    c->pkts = get_array(&r, &c->npkts, sizeof *c->pkts);
+    c->cap_pkts = c->npkts;
+    uint64_t nb = get_u64(&r);
+    if (!r.bad && nb > (uint64_t)(r.end - r.p) / sizeof *c->blocks)
+        r.bad = true;
+    if (!r.bad && nb) {
+        c->blocks = tn_xcalloc((size_t)nb, sizeof *c->blocks);
+        c->cap_blocks = (size_t)nb;
+        for (size_t i = 0; i < nb && !r.bad; i++) {
+            struct tn_dfcp_block *bl = &c->blocks[i];
+            get(&r, bl, sizeof *bl);
+            bl->seen = NULL;
+            c->nblocks = i + 1;
+            if (get_u8(&r)) {
+                size_t len = ((size_t)bl->n + 7) / 8;
+                bl->seen = tn_xcalloc(len ? len : 1, 1);
+                get(&r, bl->seen, len);
+            }
+        }
+    }
+    if (get_u8(&r) && !r.bad) {
+        c->dfcp = tn_xmalloc(sizeof *c->dfcp);
+        get(&r, c->dfcp, sizeof *c->dfcp);
+    }
+    if (get_u8(&r) && !r.bad) {
+        cp->dfcp = tn_xmalloc(sizeof *cp->dfcp);
+        get(&r, cp->dfcp, sizeof *cp->dfcp);
+    }
+    cp->rst_dir = -1;
+    cp->inferred = true;       /* finished where it was analysed */
+    if (r.bad) {
+        tn_conn_priv_destroy(cp);
+        return NULL;
+    }
+    *used = (size_t)(r.p - in);
+    return c;
+}
+
+void tn_conn_unpacked_free(struct tn_conn *c)
+{
+    if (c)
+        tn_conn_priv_destroy((struct tn_conn_priv *)c);
+}
+
+void tn_analyzer_adopt(struct tn_analyzer *a, struct tn_conn *c)
+{
+    tn_grow((void **)&a->conns, &a->cap, a->nconns + 1, sizeof *a->conns);
+    a->conns[a->nconns++] = (struct tn_conn_priv *)c;
+    c->idx = ++a->numbered;
+}
+
+void tn_analyzer_set_stats(struct tn_analyzer *a, const struct tn_trace_stats *st)
+{
+    a->st = *st;
+}

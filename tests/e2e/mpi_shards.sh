@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# mpi_shards.sh - the same run under mpirun -np 1, 2 and 3 over a sample cut into time-ordered
+# pieces (editcap -c) gives the outputs of one process (cluster/cluster_mpi.c, docs/cluster.md):
+#  - connections.csv, senders.csv, events.csv, series.csv, packets.csv, dfcp_blocks.csv and the
+#    -l report are byte for byte those of one process on the whole file (three samples: several
+#    parallel connections, a lossy CUBIC transfer, DFCP);
+#  - --timeline, --json, the fairness and parallel-transfer sections and every figure are those
+#    of one process on the same pieces (packet numbers restart in each file, as in one process);
+#  - the pieces of one connection land on different ranks (the report of -np 3 says so);
+#  - a file that is no trace, read by rank 1, ends the whole job (exit 2, no hang) with a
+#    message naming the rank and the file.
+# Open MPI leaks its own allocations at exit: under ASan the leak check skips libmpi and
+# libopen-pal only (tests/e2e/lsan-mpi.supp).
+# Args: $1 binary, $2 corpus dir (unused), $3 source dir.  Exit 0 pass, 1 fail, 77 skip.
+set -u
+bin=$1
+src=${3:-$(cd "$(dirname "$0")/../.." && pwd)}
+command -v mpirun >/dev/null || { echo "mpi_shards: no mpirun; skip"; exit 77; }
+command -v editcap >/dev/null || { echo "mpi_shards: no editcap; skip"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# full stacks through Open MPI's libraries (built without frame pointers), for the suppressions
+export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$src/tests/e2e/lsan-mpi.supp:print_suppressions=0:fast_unwind_on_malloc=0"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+# mpirun as root in CI, more ranks than cores on a small machine
+mpi=(mpirun --allow-run-as-root --oversubscribe -x LSAN_OPTIONS -x ASAN_OPTIONS)
+fail=0
+
+# A build without MPI refuses to run as several processes: nothing to test then.
+"${mpi[@]}" -np 2 "$bin" -q "$src/samples/loopback-iperf3.pcap" >"$tmp/probe" 2>&1
+if grep -q "built without MPI" "$tmp/probe"; then
+    echo "mpi_shards: this build has no MPI; skip"
+    exit 77
+fi
+
+cut_sample() {   # sample, packets per piece, folder
+    mkdir -p "$3"
+    editcap -c "$2" "$1" "$3/piece.pcap" || exit 1
+}
+
+same() {   # what, file a, file b
+    if ! cmp -s "$2" "$3"; then
+        echo "FAIL: $1 differs: $(diff "$2" "$3" | head -5)"
+        fail=1
+    fi
+}
+
+# 1. -l and every CSV against one process on the whole file
+check_whole() {   # sample path, packets per piece, name
+    local s=$1 d=$tmp/$3
+    cut_sample "$s" "$2" "$d/pieces"
+    "$bin" -l --csv "$d/one" "$s" >"$d/one.txt" 2>"$d/one.err" || { echo "FAIL: one process: $(cat "$d/one.err")"; fail=1; }
+    local n=$(ls "$d/pieces" | wc -l)
+    for np in 1 2 3; do
+        "${mpi[@]}" -np $np "$bin" -l --csv "$d/np$np" "$d"/pieces/piece*.pcap >"$d/np$np.txt" 2>"$d/np$np.err" ||
+            { echo "FAIL: -np $np exit $?: $(tail -3 "$d/np$np.err")"; fail=1; continue; }
+        same "$3 -np $np -l" "$d/one.txt" "$d/np$np.txt"
+        for f in "$d"/one/*.csv; do
+            same "$3 -np $np $(basename "$f")" "$f" "$d/np$np/$(basename "$f")"
+        done
+    done
+    echo "mpi_shards: $3: $n pieces, $(($(wc -l <"$d/one/connections.csv") - 1)) connections," \
+         "$(($(wc -l <"$d/one/events.csv") - 1)) events, $(ls "$d/one" | wc -l) CSV files: -np 1 2 3 checked"
+}
+check_whole "$src/samples/loopback-iperf3-parallel.pcap" 60 parallel
+check_whole "$src/samples/cubic-loss1-owd10/snd1_eth0.pcap" 500 cubic-loss
+check_whole "$src/samples/dfcp-loss/snd1_eth0.pcap" 800 dfcp
+
+# 2. the views and figures against one process on the same pieces
+d=$tmp/parallel
+views=(--timeline --fairness-by conn --parallel-window 1000 --json "$d/VIEW.json" --plot "$d/VIEW-fig")
+"$bin" "${views[@]//VIEW/one}" "$d"/pieces/piece*.pcap >"$d/v-one.txt" 2>"$d/v-one.err" || fail=1
+TN_CLUSTER_REPORT=1 "${mpi[@]}" -x TN_CLUSTER_REPORT -np 3 "$bin" "${views[@]//VIEW/np3}" "$d"/pieces/piece*.pcap \
+    >"$d/v-np3.txt" 2>"$d/v-np3.err" || { echo "FAIL: views -np 3: $(tail -3 "$d/v-np3.err")"; fail=1; }
+same "views -np 3 text" "$d/v-one.txt" "$d/v-np3.txt"
+same "views -np 3 --json" "$d/one.json" "$d/np3.json"
+nfig=0
+for f in "$d"/one-fig/*; do
+    same "figure $(basename "$f")" "$f" "$d/np3-fig/$(basename "$f")"
+    nfig=$((nfig + 1))
+done
+[ "$nfig" -gt 0 ] || { echo "FAIL: no figure written"; fail=1; }
+# every rank owned connections and sent records to the others
+owners=$(grep -c 'connections owned' "$d/v-np3.err")
+sent=$(grep -c 'to other ranks: [1-9][0-9]* bytes' "$d/v-np3.err")
+[ "$owners" = 3 ] && [ "$sent" -ge 2 ] ||
+    { echo "FAIL: rank reports: $owners of 3, $sent sending: $(cat "$d/v-np3.err")"; fail=1; }
+echo "mpi_shards: timeline, fairness, parallel, JSON and $nfig figures: -np 3 = one process on the pieces"
+grep 'to other ranks' "$d/v-np3.err" | sed 's/^/mpi_shards:   /'
+
+# 3. an input no rank can read ends the job, naming the rank and the file
+printf 'not a capture\n' >"$tmp/bad.pcap"
+timeout 120 "${mpi[@]}" -np 2 "$bin" -q "$src/samples/loopback-iperf3.pcap" "$tmp/bad.pcap" >"$tmp/bad.out" 2>"$tmp/bad.err"
+rc=$?
+if [ $rc -eq 124 ]; then
+    echo "FAIL: the job hung on an unreadable file"
+    fail=1
+elif [ $rc -eq 0 ] || ! grep -q "rank 1: .*bad.pcap" "$tmp/bad.err"; then
+    echo "FAIL: unreadable file: exit $rc, stderr: $(head -5 "$tmp/bad.err")"
+    fail=1
+else
+    echo "mpi_shards: unreadable file: exit $rc, $(grep -m1 'rank 1:' "$tmp/bad.err")"
+fi
+
+[ $fail -eq 0 ] && echo "mpi_shards: ok"
+exit $fail
