@@ -636,8 +636,9 @@ struct tn_conn *tn_conn_unpack(const uint8_t *in, size_t n, size_t *used);
 void tn_conn_unpacked_free(struct tn_conn *c);
 
 /* Analyzer a (made by tn_analyzer_new, fed no packets) takes c from tn_conn_unpack as its next
- * connection, numbered after those it has (c->idx set); a owns it from now on. */
-void tn_analyzer_adopt(struct tn_analyzer *a, struct tn_conn *c);
+ * connection, numbered idx (above the numbers it has; 0: the next number); a owns it from now
+ * on. */
+void tn_analyzer_adopt(struct tn_analyzer *a, struct tn_conn *c, unsigned idx);
 
 /* Replace a's trace totals (the shards' totals, merged by the caller). */
 void tn_analyzer_set_stats(struct tn_analyzer *a, const struct tn_trace_stats *st);

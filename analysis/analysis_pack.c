@@ -184,11 +184,13 @@ void tn_conn_unpacked_free(struct tn_conn *c)
         tn_conn_priv_destroy((struct tn_conn_priv *)c);
 }
 
-void tn_analyzer_adopt(struct tn_analyzer *a, struct tn_conn *c)
+void tn_analyzer_adopt(struct tn_analyzer *a, struct tn_conn *c, unsigned idx)
 {
+    TN_BUG_ON(idx && idx <= a->numbered);   /* numbers grow: tn_analyzer_conn_by_number */
     tn_grow((void **)&a->conns, &a->cap, a->nconns + 1, sizeof *a->conns);
     a->conns[a->nconns++] = (struct tn_conn_priv *)c;
-    c->idx = ++a->numbered;
+    a->numbered = idx ? idx : a->numbered + 1;
+    c->idx = a->numbered;
 }
 
 void tn_analyzer_set_stats(struct tn_analyzer *a, const struct tn_trace_stats *st)

@@ -55,16 +55,45 @@ static int check(int r, const struct tn_err *err)
     return TN_EXIT_INPUT;
 }
 
+void tn_experiment_analysis_cfg(const struct tn_options *o, struct tn_analysis_cfg *acfg)
+{
+    /* a window other than the lifetime counts bytes from the packet records */
+    *acfg = (struct tn_analysis_cfg){.interval_ns = o->interval_ns, .record_packets = o->exp_window != TN_EXPW_LIFE};
+}
+
+struct tn_analyzer *tn_experiment_read(const struct tn_options *o, int i, int *status)
+{
+    struct tn_analysis_cfg acfg;
+    tn_experiment_analysis_cfg(o, &acfg);
+    struct tn_analyzer *an = tn_analyzer_new(&acfg);
+    *status = read_trace(o, o->exps[i].file, an);
+    return an;
+}
+
+struct here {
+    const struct tn_options *o;
+};
+
+static struct tn_analyzer *read_here(void *arg, int i, int *status)
+{
+    return tn_experiment_read(((struct here *)arg)->o, i, status);
+}
+
 int tn_experiment_main(const struct tn_options *o)
+{
+    struct here h = {o};
+    return tn_experiment_run(o, read_here, &h);
+}
+
+int tn_experiment_run(const struct tn_options *o, struct tn_analyzer *(*get)(void *arg, int i, int *status),
+                      void *arg)
 {
     struct tn_experiment e = {0};
     int status = TN_EXIT_OK;
     for (int i = 0; i < o->nexps; i++) {
-        /* a window other than the lifetime counts bytes from the packet records */
-        struct tn_analysis_cfg acfg = {.interval_ns = o->interval_ns,
-                                       .record_packets = o->exp_window != TN_EXPW_LIFE};
-        struct tn_analyzer *an = tn_analyzer_new(&acfg);
-        status = tn_exit_worst(status, read_trace(o, o->exps[i].file, an));
+        int st;
+        struct tn_analyzer *an = get(arg, i, &st);
+        status = tn_exit_worst(status, st);
         struct tn_fair_cfg fc;
         tn_multi_fair_cfg(o, NULL, 0, &fc);
         struct tn_exp_cfg ec = {

@@ -19,9 +19,10 @@ bool tn_cluster_launched(void);
 /* The size of the job the launcher's environment announces, 0 when it names none. */
 int tn_cluster_env_size(void);
 
-/* The run of the options on the ranks of the job.  What cannot be divided (live capture, the
- * dashboard, ns-2 traces, two capture points, experiments, -w) is run by rank 0 alone through
- * alone(o).  Returns the exit status, the same on every rank. */
+/* The run of the options on the ranks of the job: trace files divided among the ranks, the
+ * traces of an experiment one per rank.  What is not divided (live capture, the dashboard,
+ * ns-2 traces, two capture points, -w) is run by rank 0 alone through alone(o).  Returns the
+ * exit status, the same on every rank. */
 int tn_cluster_main(const struct tn_options *o, int (*alone)(const struct tn_options *o));
 
 /* Contiguous runs of the files for the ranks, balanced by size and in the order given: file i

@@ -16,7 +16,10 @@
  * Merge: after the last round each owner finishes its analysis and sends its connections
  * (tn_conn_pack) with the key of their first packet, (file, packet number), and its trace
  * totals to rank 0, which numbers the connections by that key, as one process numbers them by
- * their first packet, and writes every output through the outputs table (run.c). */
+ * their first packet, and writes every output through the outputs table (run.c).
+ *
+ * Experiments (--experiment): rank r reads traces r, r + N, ... and sends each trace's
+ * connections to rank 0, which builds the experiment table in trace order (experiment.c). */
 #include <limits.h>
 #include <stdarg.h>
 #include <mpi.h>
@@ -26,6 +29,7 @@
 #include <sys/stat.h>
 
 #include "cluster.h"
+#include "experiment.h"
 #include "run.h"
 
 /* Trace time a round covers from the earliest next packet of all ranks. */
@@ -463,10 +467,89 @@ static struct tn_analyzer *assemble(struct job *j, const struct tn_analysis_cfg 
     qsort(m.v, m.n, sizeof *m.v, by_key);
     struct tn_analyzer *a = tn_analyzer_new(acfg);
     for (size_t i = 0; i < m.n; i++)
-        tn_analyzer_adopt(a, m.v[i].c);
+        tn_analyzer_adopt(a, m.v[i].c, 0);
     tn_analyzer_set_stats(a, &m.st);
     free(m.v);
     return a;
+}
+
+/* ---- experiments: a rank per trace ---- */
+
+/* Trace i's results: exit status (i32), trace totals (no file names: the experiment table
+ * names the trace), the connections in their order with their numbers. */
+static void pack_trace(int status, const struct tn_analyzer *an, struct tn_packbuf *b)
+{
+    int32_t st32 = status;
+    tn_packbuf_put(b, &st32, sizeof st32);
+    struct tn_trace_stats st = *tn_analyzer_stats(an);
+    for (int k = 0; k < TN_ANOM_COUNT; k++)
+        st.anom_first_file[k] = NULL;
+    tn_packbuf_put(b, &st, sizeof st);
+    uint64_t n = tn_analyzer_conn_count(an);
+    tn_packbuf_put(b, &n, sizeof n);
+    for (size_t i = 0; i < n; i++)
+        tn_conn_pack(tn_analyzer_conn(an, i), b);
+}
+
+static struct tn_analyzer *unpack_trace(struct job *j, const struct tn_packbuf *b, int *status)
+{
+    struct tn_analysis_cfg acfg;
+    tn_experiment_analysis_cfg(j->o, &acfg);
+    struct tn_analyzer *an = tn_analyzer_new(&acfg);
+    int32_t st32;
+    struct tn_trace_stats st;
+    uint64_t n;
+    if (b->n < sizeof st32 + sizeof st + sizeof n)
+        abort_job(j, "the results of a trace are cut");
+    memcpy(&st32, b->p, sizeof st32);
+    memcpy(&st, b->p + sizeof st32, sizeof st);
+    memcpy(&n, b->p + sizeof st32 + sizeof st, sizeof n);
+    size_t off = sizeof st32 + sizeof st + sizeof n;
+    for (uint64_t i = 0; i < n; i++) {
+        size_t used = 0;
+        struct tn_conn *c = tn_conn_unpack(b->p + off, b->n - off, &used);
+        if (!c)
+            abort_job(j, "a connection of a trace's results is malformed");
+        tn_analyzer_adopt(an, c, c->idx);
+        off += used;
+    }
+    tn_analyzer_set_stats(an, &st);
+    *status = st32;
+    return an;
+}
+
+/* Rank 0's trace i: read here, or received from the rank that read it. */
+static struct tn_analyzer *trace_of(void *arg, int i, int *status)
+{
+    struct job *j = arg;
+    int from = i % j->size;
+    if (from == 0)
+        return tn_experiment_read(j->o, i, status);
+    struct tn_packbuf b = {0};
+    recv_results(from, &b);
+    struct tn_analyzer *an = unpack_trace(j, &b, status);
+    tn_packbuf_fini(&b);
+    return an;
+}
+
+static int run_experiment(struct job *j)
+{
+    int status = 0;
+    if (j->rank == 0) {
+        status = tn_experiment_run(j->o, trace_of, j);
+    } else {
+        for (int i = j->rank; i < j->o->nexps; i += j->size) {
+            int st;
+            struct tn_analyzer *an = tn_experiment_read(j->o, i, &st);
+            struct tn_packbuf b = {0};
+            pack_trace(st, an, &b);
+            send_results(j, &b);
+            tn_packbuf_fini(&b);
+            tn_analyzer_free(an);
+        }
+    }
+    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return status;
 }
 
 /* ---- the job ---- */
@@ -474,8 +557,7 @@ static struct tn_analyzer *assemble(struct job *j, const struct tn_analysis_cfg 
 /* Inputs and outputs that one rank handles best alone. */
 static bool divisible(const struct tn_options *o)
 {
-    return !(o->tui || o->iface || o->ns2_file || o->ningress || o->ingress_if || o->nexps ||
-             o->write_file || o->nfiles == 0);
+    return !(o->tui || o->iface || o->ns2_file || o->ningress || o->ingress_if || o->write_file || o->nfiles == 0);
 }
 
 static void job_report(const struct job *j)
@@ -542,7 +624,9 @@ int tn_cluster_main(const struct tn_options *o, int (*alone)(const struct tn_opt
     MPI_Comm_rank(MPI_COMM_WORLD, &j.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &j.size);
     int status = 0;
-    if (divisible(o)) {
+    if (o->nexps > 0 && !o->tui) {
+        status = run_experiment(&j);
+    } else if (divisible(o)) {
         status = run_divided(&j);
     } else {
         if (j.rank == 0)

@@ -7,6 +7,8 @@
 #  - --timeline, --json, the fairness and parallel-transfer sections and every figure are those
 #    of one process on the same pieces (packet numbers restart in each file, as in one process);
 #  - the pieces of one connection land on different ranks (the report of -np 3 says so);
+#  - an experiment of three traces under -np 3 (a rank per trace) and two capture points around
+#    a router under -np 2 (read by rank 0) give one process's report and CSV files;
 #  - a file that is no trace, read by rank 1, ends the whole job (exit 2, no hang) with a
 #    message naming the rank and the file.
 # Open MPI leaks its own allocations at exit: under ASan the leak check skips libmpi and
@@ -88,7 +90,28 @@ sent=$(grep -c 'to other ranks: [1-9][0-9]* bytes' "$d/v-np3.err")
 echo "mpi_shards: timeline, fairness, parallel, JSON and $nfig figures: -np 3 = one process on the pieces"
 grep 'to other ranks' "$d/v-np3.err" | sed 's/^/mpi_shards:   /'
 
-# 3. an input no rank can read ends the job, naming the rank and the file
+# 3. an experiment (a rank per trace) and a two-point router capture (rank 0 alone) as one process
+exp=()
+for t in cubic-owd5 cubic-owd25 cubic-owd50; do
+    exp+=(--experiment "$t=$src/samples/$t/snd1_eth0.pcap")
+done
+"$bin" "${exp[@]}" --csv "$tmp/exp-one" >"$tmp/exp-one.txt" 2>&1 || fail=1
+"${mpi[@]}" -np 3 "$bin" "${exp[@]}" --csv "$tmp/exp-np3" >"$tmp/exp-np3.txt" 2>"$tmp/exp-np3.err" ||
+    { echo "FAIL: experiment -np 3: $(tail -3 "$tmp/exp-np3.err")"; fail=1; }
+same "experiment -np 3 report" "$tmp/exp-one.txt" "$tmp/exp-np3.txt"
+same "experiment -np 3 experiment.csv" "$tmp/exp-one/experiment.csv" "$tmp/exp-np3/experiment.csv"
+q=$src/samples/cubic-queue-4points
+two=(-l --ingress "$q/rtr_s1.pcap" --egress "$q/rtr_bn0.pcap")
+"$bin" "${two[@]}" --csv "$tmp/two-one" >"$tmp/two-one.txt" 2>&1 || fail=1
+"${mpi[@]}" -np 2 "$bin" "${two[@]}" --csv "$tmp/two-np2" >"$tmp/two-np2.txt" 2>"$tmp/two-np2.err" ||
+    { echo "FAIL: two points -np 2: $(tail -3 "$tmp/two-np2.err")"; fail=1; }
+same "two points -np 2 report" "$tmp/two-one.txt" "$tmp/two-np2.txt"
+for f in "$tmp"/two-one/*.csv; do
+    same "two points -np 2 $(basename "$f")" "$f" "$tmp/two-np2/$(basename "$f")"
+done
+echo "mpi_shards: experiment of 3 traces (-np 3) and two capture points (-np 2): as one process"
+
+# 4. an input no rank can read ends the job, naming the rank and the file
 printf 'not a capture\n' >"$tmp/bad.pcap"
 timeout 120 "${mpi[@]}" -np 2 "$bin" -q "$src/samples/loopback-iperf3.pcap" "$tmp/bad.pcap" >"$tmp/bad.out" 2>"$tmp/bad.err"
 rc=$?
