@@ -617,14 +617,6 @@ size_t tn_truth_compare(const struct tn_truth *t, const struct tn_analyzer *a, s
 /* ---- connections as bytes (analysis_pack.c): the ranks of an MPI job send their finished
  * connections to rank 0, which adopts them into one analyzer for the outputs (docs/cluster.md).
  * Raw structs in native byte order: the ranks of one job run the same binary. */
-struct tn_packbuf {
-    uint8_t *p;
-    size_t n, cap;
-};
-
-void tn_packbuf_put(struct tn_packbuf *b, const void *v, size_t n);
-void tn_packbuf_fini(struct tn_packbuf *b);
-
 /* Append connection c of an analyzer, after tn_analyzer_finish: its summary, inference results,
  * events, series, packet records and DFCP blocks. */
 void tn_conn_pack(const struct tn_conn *c, struct tn_packbuf *b);

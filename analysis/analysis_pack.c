@@ -19,21 +19,6 @@
 
 #define PACK_MAGIC 0x31434e54u   /* "TNC1" */
 
-void tn_packbuf_put(struct tn_packbuf *b, const void *v, size_t n)
-{
-    if (n == 0)
-        return;
-    tn_grow((void **)&b->p, &b->cap, b->n + n, 1);
-    memcpy(b->p + b->n, v, n);
-    b->n += n;
-}
-
-void tn_packbuf_fini(struct tn_packbuf *b)
-{
-    free(b->p);
-    *b = (struct tn_packbuf){0};
-}
-
 static void put_u8(struct tn_packbuf *b, uint8_t v) { tn_packbuf_put(b, &v, 1); }
 static void put_u32(struct tn_packbuf *b, uint32_t v) { tn_packbuf_put(b, &v, 4); }
 static void put_u64(struct tn_packbuf *b, uint64_t v) { tn_packbuf_put(b, &v, 8); }
@@ -76,30 +61,10 @@ void tn_conn_pack(const struct tn_conn *c, struct tn_packbuf *b)
         tn_packbuf_put(b, dp, sizeof *dp);
 }
 
-struct rd {
-    const uint8_t *p, *end;
-    bool bad;                  /* sticky: a read ran past the end */
-};
-
-static void get(struct rd *r, void *v, size_t n)
-{
-    if (r->bad || (size_t)(r->end - r->p) < n) {
-        r->bad = true;
-        memset(v, 0, n);
-        return;
-    }
-    memcpy(v, r->p, n);
-    r->p += n;
-}
-
-static uint8_t get_u8(struct rd *r) { uint8_t v; get(r, &v, 1); return v; }
-static uint32_t get_u32(struct rd *r) { uint32_t v; get(r, &v, 4); return v; }
-static uint64_t get_u64(struct rd *r) { uint64_t v; get(r, &v, 8); return v; }
-
 /* A counted array of elsz-byte elements, allocated (NULL when empty or cut). */
-static void *get_array(struct rd *r, size_t *n, size_t elsz)
+static void *get_array(struct tn_unpack *r, size_t *n, size_t elsz)
 {
-    uint64_t k = get_u64(r);
+    uint64_t k = tn_unpack_u64(r);
     *n = 0;
     if (r->bad || k == 0)
         return NULL;
@@ -108,20 +73,20 @@ static void *get_array(struct rd *r, size_t *n, size_t elsz)
         return NULL;
     }
     void *v = tn_xmalloc((size_t)k * elsz);
-    get(r, v, (size_t)k * elsz);
+    tn_unpack_get(r, v, (size_t)k * elsz);
     *n = (size_t)k;
     return v;
 }
 
 struct tn_conn *tn_conn_unpack(const uint8_t *in, size_t n, size_t *used)
 {
-    struct rd r = {in, in + n, false};
-    if (get_u32(&r) != PACK_MAGIC || get_u32(&r) != sizeof(struct tn_conn) ||
-        get_u32(&r) != sizeof(struct tn_event))
+    struct tn_unpack r = {in, in + n, false};
+    if (tn_unpack_u32(&r) != PACK_MAGIC || tn_unpack_u32(&r) != sizeof(struct tn_conn) ||
+        tn_unpack_u32(&r) != sizeof(struct tn_event))
         return NULL;
     struct tn_conn_priv *cp = tn_xcalloc(1, sizeof *cp);
     struct tn_conn *c = &cp->pub;
-    get(&r, c, sizeof *c);
+    tn_unpack_get(&r, c, sizeof *c);
     c->retired = false;
     c->series = tn_no_series;
     c->dfcp = (struct tn_dfcp_infer *)&tn_no_dfcp;
@@ -131,7 +96,7 @@ struct tn_conn *tn_conn_unpack(const uint8_t *in, size_t n, size_t *used)
     c->npkts = c->cap_pkts = 0;
     c->events = get_array(&r, &c->nevents, sizeof *c->events);
     c->cap_events = c->nevents;
-    if (get_u8(&r) && !r.bad) {
+    if (tn_unpack_u8(&r) && !r.bad) {
         c->series = tn_xcalloc(2, sizeof *c->series);
         for (int d = 0; d < 2; d++)
             for (int k = 0; k < TN_SER_COUNT; k++) {
@@ -142,7 +107,7 @@ struct tn_conn *tn_conn_unpack(const uint8_t *in, size_t n, size_t *used)
     }
     c->pkts = get_array(&r, &c->npkts, sizeof *c->pkts);
     c->cap_pkts = c->npkts;
-    uint64_t nb = get_u64(&r);
+    uint64_t nb = tn_unpack_u64(&r);
     if (!r.bad && nb > (uint64_t)(r.end - r.p) / sizeof *c->blocks)
         r.bad = true;
     if (!r.bad && nb) {
@@ -150,23 +115,23 @@ struct tn_conn *tn_conn_unpack(const uint8_t *in, size_t n, size_t *used)
         c->cap_blocks = (size_t)nb;
         for (size_t i = 0; i < nb && !r.bad; i++) {
             struct tn_dfcp_block *bl = &c->blocks[i];
-            get(&r, bl, sizeof *bl);
+            tn_unpack_get(&r, bl, sizeof *bl);
             bl->seen = NULL;
             c->nblocks = i + 1;
-            if (get_u8(&r)) {
+            if (tn_unpack_u8(&r)) {
                 size_t len = ((size_t)bl->n + 7) / 8;
                 bl->seen = tn_xcalloc(len ? len : 1, 1);
-                get(&r, bl->seen, len);
+                tn_unpack_get(&r, bl->seen, len);
             }
         }
     }
-    if (get_u8(&r) && !r.bad) {
+    if (tn_unpack_u8(&r) && !r.bad) {
         c->dfcp = tn_xmalloc(sizeof *c->dfcp);
-        get(&r, c->dfcp, sizeof *c->dfcp);
+        tn_unpack_get(&r, c->dfcp, sizeof *c->dfcp);
     }
-    if (get_u8(&r) && !r.bad) {
+    if (tn_unpack_u8(&r) && !r.bad) {
         cp->dfcp = tn_xmalloc(sizeof *cp->dfcp);
-        get(&r, cp->dfcp, sizeof *cp->dfcp);
+        tn_unpack_get(&r, cp->dfcp, sizeof *cp->dfcp);
     }
     cp->rst_dir = -1;
     cp->inferred = true;       /* finished where it was analysed */

@@ -114,4 +114,26 @@ static inline int64_t tn_sat_i64(double v)
 
 #define TN_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/* ---- bytes one process writes for another (common_pack.c): the records and results the
+ * ranks of an MPI job exchange (docs/cluster.md), in native byte order ---- */
+struct tn_packbuf {
+    uint8_t *p;
+    size_t n, cap;
+};
+
+void tn_packbuf_put(struct tn_packbuf *b, const void *v, size_t n);
+void tn_packbuf_fini(struct tn_packbuf *b);
+
+/* A reader of such bytes: a read past the end gives zeros and sets bad, which stays set. */
+struct tn_unpack {
+    const uint8_t *p, *end;
+    bool bad;
+};
+
+void tn_unpack_get(struct tn_unpack *r, void *v, size_t n);
+static inline uint8_t tn_unpack_u8(struct tn_unpack *r) { uint8_t v; tn_unpack_get(r, &v, 1); return v; }
+static inline uint16_t tn_unpack_u16(struct tn_unpack *r) { uint16_t v; tn_unpack_get(r, &v, 2); return v; }
+static inline uint32_t tn_unpack_u32(struct tn_unpack *r) { uint32_t v; tn_unpack_get(r, &v, 4); return v; }
+static inline uint64_t tn_unpack_u64(struct tn_unpack *r) { uint64_t v; tn_unpack_get(r, &v, 8); return v; }
+
 #endif

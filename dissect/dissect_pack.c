@@ -113,44 +113,23 @@ size_t tn_pkt_pack(const struct tn_pkt *p, uint8_t *out)
     return (size_t)(w.p - out);
 }
 
-struct rd {
-    const uint8_t *p, *end;
-    bool bad;                  /* sticky: a read ran past the end */
-};
-
-static void get(struct rd *r, void *v, size_t n)
+static void get_addr(struct tn_unpack *r, struct tn_addr *a)
 {
-    if (r->bad || (size_t)(r->end - r->p) < n) {
-        r->bad = true;
-        memset(v, 0, n);
-        return;
-    }
-    memcpy(v, r->p, n);
-    r->p += n;
-}
-
-static uint8_t get8(struct rd *r) { uint8_t v; get(r, &v, 1); return v; }
-static uint16_t get16(struct rd *r) { uint16_t v; get(r, &v, 2); return v; }
-static uint32_t get32(struct rd *r) { uint32_t v; get(r, &v, 4); return v; }
-static uint64_t get64(struct rd *r) { uint64_t v; get(r, &v, 8); return v; }
-
-static void get_addr(struct rd *r, struct tn_addr *a)
-{
-    a->family = get8(r);
-    uint8_t n = get8(r);
+    a->family = tn_unpack_u8(r);
+    uint8_t n = tn_unpack_u8(r);
     if (n != 0 && n != 4 && n != 16) {
         r->bad = true;
         return;
     }
-    get(r, a->a, n);
+    tn_unpack_get(r, a->a, n);
 }
 
 size_t tn_pkt_unpack(const uint8_t *in, size_t n, struct tn_pkt *p)
 {
-    struct rd r = {in, in + n, false};
+    struct tn_unpack r = {in, in + n, false};
     memset(p, 0, sizeof *p);
     uint8_t head[9];
-    get(&r, head, sizeof head);
+    tn_unpack_get(&r, head, sizeof head);
     if (head[0] > TN_PK_DFCP)
         return 0;
     p->kind = (enum tn_pkt_kind)head[0];
@@ -163,20 +142,20 @@ size_t tn_pkt_unpack(const uint8_t *in, size_t n, struct tn_pkt *p)
     p->vlan_depth = head[7];
     p->mpls_depth = head[8];
     p->fragment = fl & PF_FRAGMENT;
-    p->ts.sec = (int64_t)get64(&r);
-    p->ts.nsec = get32(&r);
-    p->num = get64(&r);
-    p->anoms.bits = get64(&r);
+    p->ts.sec = (int64_t)tn_unpack_u64(&r);
+    p->ts.nsec = tn_unpack_u32(&r);
+    p->num = tn_unpack_u64(&r);
+    p->anoms.bits = tn_unpack_u64(&r);
     get_addr(&r, &p->src);
     get_addr(&r, &p->dst);
-    p->ip_id = get16(&r);
-    p->ifindex = get32(&r);
-    p->sport = get16(&r);
-    p->dport = get16(&r);
-    p->payload_len = get32(&r);
-    p->payload_caplen = get32(&r);
-    p->wirelen = get32(&r);
-    p->caplen = get32(&r);
+    p->ip_id = tn_unpack_u16(&r);
+    p->ifindex = tn_unpack_u32(&r);
+    p->sport = tn_unpack_u16(&r);
+    p->dport = tn_unpack_u16(&r);
+    p->payload_len = tn_unpack_u32(&r);
+    p->payload_caplen = tn_unpack_u32(&r);
+    p->wirelen = tn_unpack_u32(&r);
+    p->caplen = tn_unpack_u32(&r);
     struct tn_tcp_opts *op = &p->tcp.opt;
     op->has_mss = fl & PF_MSS;
     op->has_ws = fl & PF_WS;
@@ -186,37 +165,37 @@ size_t tn_pkt_unpack(const uint8_t *in, size_t n, struct tn_pkt *p)
     p->tcp.no_options = fl & PF_NO_OPTIONS;
     p->dfcp.over_udp = fl & PF_OVER_UDP;
     if (p->kind == TN_PK_TCP) {
-        p->tcp.seq = get32(&r);
-        p->tcp.ack = get32(&r);
-        p->tcp.flags = get8(&r);
-        p->tcp.win = get16(&r);
-        p->tcp.urp = get16(&r);
-        p->tcp.hdr_len = get8(&r);
-        op->mss = get16(&r);
-        op->ws = get8(&r);
-        op->nsack = get8(&r);
+        p->tcp.seq = tn_unpack_u32(&r);
+        p->tcp.ack = tn_unpack_u32(&r);
+        p->tcp.flags = tn_unpack_u8(&r);
+        p->tcp.win = tn_unpack_u16(&r);
+        p->tcp.urp = tn_unpack_u16(&r);
+        p->tcp.hdr_len = tn_unpack_u8(&r);
+        op->mss = tn_unpack_u16(&r);
+        op->ws = tn_unpack_u8(&r);
+        op->nsack = tn_unpack_u8(&r);
         if (op->nsack > TN_MAX_SACK)
             return 0;
         for (unsigned i = 0; i < op->nsack; i++) {
-            op->sack[i].left = get32(&r);
-            op->sack[i].right = get32(&r);
+            op->sack[i].left = tn_unpack_u32(&r);
+            op->sack[i].right = tn_unpack_u32(&r);
         }
         if (op->has_ts) {
-            op->ts_val = get32(&r);
-            op->ts_ecr = get32(&r);
+            op->ts_val = tn_unpack_u32(&r);
+            op->ts_ecr = tn_unpack_u32(&r);
         }
     } else if (p->kind == TN_PK_DFCP) {
         struct tn_dfcp *d = &p->dfcp;
-        d->version = get8(&r);
-        d->type = get8(&r);
-        d->flags = get8(&r);
-        d->n = get16(&r);
-        d->block = get32(&r);
-        d->sym_idx = get16(&r);
-        d->window = get16(&r);
-        d->k = get32(&r);
-        d->hdr_sport = get16(&r);
-        d->hdr_dport = get16(&r);
+        d->version = tn_unpack_u8(&r);
+        d->type = tn_unpack_u8(&r);
+        d->flags = tn_unpack_u8(&r);
+        d->n = tn_unpack_u16(&r);
+        d->block = tn_unpack_u32(&r);
+        d->sym_idx = tn_unpack_u16(&r);
+        d->window = tn_unpack_u16(&r);
+        d->k = tn_unpack_u32(&r);
+        d->hdr_sport = tn_unpack_u16(&r);
+        d->hdr_dport = tn_unpack_u16(&r);
     }
     return r.bad ? 0 : (size_t)(r.p - in);
 }
