@@ -2,8 +2,9 @@
 # mpi_shards.sh - the same run under mpirun -np 1, 2 and 3 over a sample cut into time-ordered
 # pieces (editcap -c) gives the outputs of one process (cluster/cluster_mpi.c, docs/cluster.md):
 #  - connections.csv, senders.csv, events.csv, series.csv, packets.csv, dfcp_blocks.csv and the
-#    -l report are byte for byte those of one process on the whole file (three samples: several
-#    parallel connections, a lossy CUBIC transfer, DFCP);
+#    -l report are byte for byte those of one process on the whole files (three samples read as
+#    one trace: several parallel connections, a lossy CUBIC transfer, DFCP; the second sample
+#    is older than the first, so ranks also wait for the ranks before them);
 #  - --timeline, --json, the fairness and parallel-transfer sections and every figure are those
 #    of one process on the same pieces (packet numbers restart in each file, as in one process);
 #  - the pieces of one connection land on different ranks (the report of -np 3 says so);
@@ -47,32 +48,37 @@ same() {   # what, file a, file b
     fi
 }
 
-# 1. -l and every CSV against one process on the whole file
-check_whole() {   # sample path, packets per piece, name
-    local s=$1 d=$tmp/$3
-    cut_sample "$s" "$2" "$d/pieces"
-    "$bin" -l --csv "$d/one" "$s" >"$d/one.txt" 2>"$d/one.err" || { echo "FAIL: one process: $(cat "$d/one.err")"; fail=1; }
-    local n=$(ls "$d/pieces" | wc -l)
-    for np in 1 2 3; do
-        "${mpi[@]}" -np $np "$bin" -l --csv "$d/np$np" "$d"/pieces/piece*.pcap >"$d/np$np.txt" 2>"$d/np$np.err" ||
-            { echo "FAIL: -np $np exit $?: $(tail -3 "$d/np$np.err")"; fail=1; continue; }
-        same "$3 -np $np -l" "$d/one.txt" "$d/np$np.txt"
-        for f in "$d"/one/*.csv; do
-            same "$3 -np $np $(basename "$f")" "$f" "$d/np$np/$(basename "$f")"
-        done
+# 1. -l and every CSV against one process on the whole files: three samples (several parallel
+# connections, a lossy CUBIC transfer, DFCP) read as one trace, each cut into pieces
+wholes=() pieces=()
+cut=(loopback-iperf3-parallel.pcap:60 cubic-loss1-owd10/snd1_eth0.pcap:500 dfcp-loss/snd1_eth0.pcap:800)
+for k in "${!cut[@]}"; do
+    f=$src/samples/${cut[$k]%:*}
+    [ -f "$f" ] || { echo "mpi_shards: no sample $f; skip"; exit 77; }
+    cut_sample "$f" "${cut[$k]#*:}" "$tmp/pieces$k"
+    wholes+=("$f")
+    pieces+=("$tmp/pieces$k"/piece*.pcap)
+done
+d=$tmp/whole
+mkdir -p "$d"
+"$bin" -l --csv "$d/one" "${wholes[@]}" >"$d/one.txt" 2>"$d/one.err" || { echo "FAIL: one process: $(cat "$d/one.err")"; fail=1; }
+for np in 1 2 3; do
+    "${mpi[@]}" -np $np "$bin" -l --csv "$d/np$np" "${pieces[@]}" >"$d/np$np.txt" 2>"$d/np$np.err" ||
+        { echo "FAIL: -np $np exit $?: $(tail -3 "$d/np$np.err")"; fail=1; continue; }
+    same "-np $np -l" "$d/one.txt" "$d/np$np.txt"
+    for f in "$d"/one/*.csv; do
+        same "-np $np $(basename "$f")" "$f" "$d/np$np/$(basename "$f")"
     done
-    echo "mpi_shards: $3: $n pieces, $(($(wc -l <"$d/one/connections.csv") - 1)) connections," \
-         "$(($(wc -l <"$d/one/events.csv") - 1)) events, $(ls "$d/one" | wc -l) CSV files: -np 1 2 3 checked"
-}
-check_whole "$src/samples/loopback-iperf3-parallel.pcap" 60 parallel
-check_whole "$src/samples/cubic-loss1-owd10/snd1_eth0.pcap" 500 cubic-loss
-check_whole "$src/samples/dfcp-loss/snd1_eth0.pcap" 800 dfcp
+done
+echo "mpi_shards: ${#wholes[@]} samples in ${#pieces[@]} pieces, $(($(wc -l <"$d/one/connections.csv") - 1)) connections," \
+     "$(($(wc -l <"$d/one/events.csv") - 1)) events, $(ls "$d/one" | wc -l) CSV files: -np 1 2 3 = one process"
 
 # 2. the views and figures against one process on the same pieces
-d=$tmp/parallel
+d=$tmp/views
+mkdir -p "$d"
 views=(--timeline --fairness-by conn --parallel-window 1000 --json "$d/VIEW.json" --plot "$d/VIEW-fig")
-"$bin" "${views[@]//VIEW/one}" "$d"/pieces/piece*.pcap >"$d/v-one.txt" 2>"$d/v-one.err" || fail=1
-TN_CLUSTER_REPORT=1 "${mpi[@]}" -x TN_CLUSTER_REPORT -np 3 "$bin" "${views[@]//VIEW/np3}" "$d"/pieces/piece*.pcap \
+"$bin" "${views[@]//VIEW/one}" "${pieces[@]}" >"$d/v-one.txt" 2>"$d/v-one.err" || fail=1
+TN_CLUSTER_REPORT=1 "${mpi[@]}" -x TN_CLUSTER_REPORT -np 3 "$bin" "${views[@]//VIEW/np3}" "${pieces[@]}" \
     >"$d/v-np3.txt" 2>"$d/v-np3.err" || { echo "FAIL: views -np 3: $(tail -3 "$d/v-np3.err")"; fail=1; }
 same "views -np 3 text" "$d/v-one.txt" "$d/v-np3.txt"
 same "views -np 3 --json" "$d/one.json" "$d/np3.json"
