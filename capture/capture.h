@@ -109,6 +109,17 @@ int tn_capture_erf_type(const struct tn_capture *c);
 /* Close.  NULL is fine. */
 int tn_capture_close(struct tn_capture *c, struct tn_err *err);
 
+/* ---- BPF on flows (capture_bpf_flow.c): --flow NAME=FILTER ----
+ * A BPF expression tested on the headers of one packet made up for a flow: an IPv4 or IPv6
+ * header from src to dst with protocol ipproto, then a TCP header (ACK set) or a UDP header with
+ * the ports (other protocols: no transport header), as raw IP.  "tcp port 5201 and host
+ * 10.0.0.1" then names a connection as it would select its packets in tcpdump. */
+struct tn_flow_filter;
+int tn_flow_filter_new(struct tn_flow_filter **out, const char *expr, struct tn_err *err);
+bool tn_flow_filter_match(struct tn_flow_filter *f, int family, const uint8_t *src, const uint8_t *dst,
+                          uint8_t ipproto, uint16_t sport, uint16_t dport);
+void tn_flow_filter_free(struct tn_flow_filter *f);
+
 /* ---- pcap files written (capture_writer.c): -w and --export ----
  * Classic pcap with nanosecond time stamps, one link type per file (the first frame's).  The
  * file is written as PATH.tmp with checked writes and renamed to PATH by a successful close;

@@ -157,7 +157,8 @@ void tn_options_usage(FILE *out)
           "                            a label given again is another run of that parameter point\n"
           "      --flow NAME=SPEC      name the connections matching SPEC in every trace; SPEC is\n"
           "                            client=ADDR[:PORT],server=ADDR[:PORT],host=ADDR,port=N,\n"
-          "                            proto=tcp|dfcp (all must hold); default CLIENT>SERVER:PORT\n"
+          "                            proto=tcp|dfcp (all must hold), or a BPF filter ('tcp port\n"
+          "                            5201 and host 10.0.0.1'); default CLIENT>SERVER:PORT\n"
           "      --all-connections     keep connections under 1% of the largest one's bytes and within\n"
           "                            an initial window (control connections) in multi-flow views\n"
           "                            and figure sets\n"
@@ -595,7 +596,7 @@ void tn_options_fini(struct tn_options *o)
     for (int i = 0; i < o->nexps; i++)
         free(o->exps[i].label);
     free(o->exps);
-    free(o->flow_rules);
+    tn_options_flow_rules_free(o);
     free(o->ingress);
     free(o->egress);
 }

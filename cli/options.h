@@ -109,5 +109,7 @@ int tn_options_plot_size(struct tn_options *o, const char *arg, struct tn_err *e
 /* The figure options of o (struct tn_plot_opts of render.h). */
 struct tn_plot_opts;
 void tn_options_plot_opts(const struct tn_options *o, struct tn_plot_opts *po);
+/* Free the --flow rules and the BPF filters they hold (options_fig.c). */
+void tn_options_flow_rules_free(struct tn_options *o);
 
 #endif

@@ -6,8 +6,38 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "capture.h"
 #include "options.h"
 #include "render.h"
+
+/* A --flow NAME=FILTER rule: the connection is the flow when a packet of it, either way, would
+ * pass the BPF filter (capture.h tn_flow_filter: headers made up from the 5-tuple). */
+struct flow_bpf {
+    struct tn_flow_filter *f;
+    const uint8_t *dfcp_ipproto;   /* the run's DFCP protocol number (--dfcp-proto) */
+};
+
+static bool flow_bpf_match(void *arg, const struct tn_conn *c)
+{
+    struct flow_bpf *b = arg;
+    uint8_t ipproto = c->proto == TN_PK_DFCP ? *b->dfcp_ipproto : 6;
+    int fam = c->a.family == 6 ? 6 : 4;
+    return tn_flow_filter_match(b->f, fam, c->a.a, c->b.a, ipproto, c->a_port, c->b_port) ||
+           tn_flow_filter_match(b->f, fam, c->b.a, c->a.a, ipproto, c->b_port, c->a_port);
+}
+
+void tn_options_flow_rules_free(struct tn_options *o)
+{
+    for (int i = 0; i < o->nflow_rules; i++) {
+        struct flow_bpf *b = o->flow_rules[i].match_arg;
+        if (b)
+            tn_flow_filter_free(b->f);
+        free(b);
+    }
+    free(o->flow_rules);
+    o->flow_rules = NULL;
+    o->nflow_rules = 0;
+}
 
 static int flow(struct tn_options *o, const char *arg, struct tn_err *err)
 {
@@ -15,6 +45,19 @@ static int flow(struct tn_options *o, const char *arg, struct tn_err *err)
     int rc = tn_flow_rule_parse(arg, &r, err);
     if (rc)
         return rc;
+    if (r.filter[0]) {
+        struct tn_flow_filter *f;
+        struct tn_err why;
+        if (tn_flow_filter_new(&f, r.filter, &why) < 0)
+            return tn_err_set(err, TN_EUSAGE,
+                              "--flow %s: %s (SPEC is client=, server=, host=, port=, proto= terms or a BPF filter)",
+                              r.name, why.msg);
+        struct flow_bpf *b = tn_xcalloc(1, sizeof *b);
+        b->f = f;
+        b->dfcp_ipproto = &o->dfcp_ipproto;
+        r.match = flow_bpf_match;
+        r.match_arg = b;
+    }
     o->flow_rules = tn_xrealloc(o->flow_rules, (size_t)(o->nflow_rules + 1) * sizeof *o->flow_rules);
     o->flow_rules[o->nflow_rules++] = r;
     return 0;

@@ -39,6 +39,11 @@ struct tn_flow_rule {
     uint16_t port;             /* either side's port; 0 = any */
     bool proto_set;
     enum tn_pkt_kind proto;
+    /* SPEC a filter expression (BPF) instead of terms: views cannot run it, the caller compiles
+     * the text and sets match (NULL: the rule matches nothing) */
+    char filter[256];
+    bool (*match)(void *arg, const struct tn_conn *c);
+    void *match_arg;
 };
 int tn_flow_rule_parse(const char *arg, struct tn_flow_rule *r, struct tn_err *err);
 bool tn_flow_rule_match(const struct tn_flow_rule *r, const struct tn_conn *c);

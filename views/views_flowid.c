@@ -12,6 +12,8 @@
  * SPEC is a comma-separated list of terms that must all hold:
  *   client=ADDR[:PORT]  server=ADDR[:PORT]  host=ADDR  port=N  proto=tcp|dfcp
  * ADDR is numeric IPv4 or IPv6 (IPv6 with a port in brackets: [2001:db8::1]:5201).
+ * A SPEC that does not start with a term is a BPF expression ("tcp port 5201 and host
+ * 10.0.0.1"), kept as text for the caller to compile (tn_flow_rule.match).
  */
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -96,6 +98,15 @@ static int term(struct tn_flow_rule *r, const char *key, const char *val)
     return -1;
 }
 
+static bool starts_with_term(const char *spec)
+{
+    static const char *const keys[] = {"client=", "server=", "host=", "port=", "proto="};
+    for (size_t i = 0; i < TN_ARRAY_LEN(keys); i++)
+        if (!strncmp(spec, keys[i], strlen(keys[i])))
+            return true;
+    return false;
+}
+
 int tn_flow_rule_parse(const char *arg, struct tn_flow_rule *r, struct tn_err *err)
 {
     memset(r, 0, sizeof *r);
@@ -105,6 +116,13 @@ int tn_flow_rule_parse(const char *arg, struct tn_flow_rule *r, struct tn_err *e
                           sizeof r->name - 1);
     memcpy(r->name, arg, (size_t)(eq - arg));
     r->name[eq - arg] = 0;
+    if (!starts_with_term(eq + 1)) {
+        if (strlen(eq + 1) >= sizeof r->filter)
+            return tn_err_set(err, TN_EUSAGE, "--flow %s: the filter is longer than %zu characters", r->name,
+                              sizeof r->filter - 1);
+        snprintf(r->filter, sizeof r->filter, "%s", eq + 1);
+        return 0;
+    }
     char *spec = tn_xstrdup(eq + 1), *save = NULL;
     int rc = 0;
     for (char *t = strtok_r(spec, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
@@ -138,6 +156,8 @@ static bool ep_match(const struct tn_flow_ep *ep, const struct tn_addr *a, uint1
 
 bool tn_flow_rule_match(const struct tn_flow_rule *r, const struct tn_conn *c)
 {
+    if (r->filter[0])
+        return r->match && r->match(r->match_arg, c);
     bool ca = tn_conn_client_is_a(c);
     const struct tn_addr *cl = ca ? &c->a : &c->b, *sv = ca ? &c->b : &c->a;
     uint16_t clp = ca ? c->a_port : c->b_port, svp = ca ? c->b_port : c->a_port;

@@ -10,7 +10,8 @@
 #  - every trace has exactly two rows (the iperf3 control connections carry under 1% of the data);
 #  - the row of flow "SRC>DST:DPORT" carries that flow's throughput (payload bytes * 8 / (last -
 #    first packet)) in every trace, whatever its connection number;
-#  - --flow NAME=SPEC names them in every trace; a bad --flow term is a usage error (exit 1).
+#  - --flow NAME=SPEC names them in every trace, by terms and by BPF filters; a bad --flow SPEC is
+#    a usage error (exit 1).
 # Args: $1 binary, $2 corpus dir (unused), $3 source dir.  Exit 0 pass, 1 fail, 77 skip.
 set -u
 bin=$1
@@ -64,7 +65,17 @@ names=$(tr -d '\r' <"$tmp/named/experiment.csv" | awk -F, 'NR > 1 { printf "%s:%
 for f in goodput throughput rexmit rtt jain ratio; do
     [ -s "$tmp/fig/experiment-$f.png" ] || { echo "FAIL: no experiment-$f.png"; fail=1; }
 done
+# the same names by BPF filters: one on the client's address, one on flow 2's ephemeral port
+"$bin" --flow "short=src host $(m flow1_src_addr) and tcp" --flow "long=tcp src port $(m flow2_sport)" \
+    --experiment "run=1=$tmp/late.pcap" --experiment "run=2=$s/snd1_eth0.pcap,$s/snd2_eth0.pcap" \
+    --csv "$tmp/bpf" >/dev/null 2>&1
+names=$(tr -d '\r' <"$tmp/bpf/experiment.csv" | awk -F, 'NR > 1 { printf "%s:%s ", $1, $14 }')
+[ "$names" = "1:long 1:short 2:short 2:long " ] || { echo "FAIL: --flow BPF names '$names'"; fail=1; }
 "$bin" --flow "bad=color=blue" --experiment "a=$s/snd1_eth0.pcap" >/dev/null 2>"$tmp/bad"
+[ $? -eq 1 ] && grep -q "color=blue" "$tmp/bad" || { echo "FAIL: a bad --flow SPEC is a usage error"; fail=1; }
+"$bin" --flow "bad=client=10.0.0.1,color=blue" --experiment "a=$s/snd1_eth0.pcap" >/dev/null 2>"$tmp/bad"
 [ $? -eq 1 ] && grep -q "term 'color=blue'" "$tmp/bad" || { echo "FAIL: a bad --flow term is a usage error"; fail=1; }
+"$bin" --flow "eth=ether host 00:11:22:33:44:55" --experiment "a=$s/snd1_eth0.pcap" >/dev/null 2>"$tmp/bad"
+[ $? -eq 1 ] && grep -q "IP headers" "$tmp/bad" || { echo "FAIL: a link-layer --flow filter is a usage error"; fail=1; }
 [ $fail -eq 0 ] && echo "multi_flow_identity: passed"
 exit $fail

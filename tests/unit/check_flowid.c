@@ -75,8 +75,15 @@ START_TEST(test_rules)
     ck_assert_int_eq(tn_flow_rule_parse("x=port=0", &r[0], &err), -TN_EUSAGE);
     ck_assert_int_eq(tn_flow_rule_parse("x=client=10.0.0.300", &r[0], &err), -TN_EUSAGE);
     ck_assert_int_eq(tn_flow_rule_parse("x=proto=udp", &r[0], &err), -TN_EUSAGE);
-    ck_assert_int_eq(tn_flow_rule_parse("x=colour=blue", &r[0], &err), -TN_EUSAGE);
+    ck_assert_int_eq(tn_flow_rule_parse("x=client=10.0.0.1,colour=blue", &r[0], &err), -TN_EUSAGE);
     ck_assert(strstr(err.msg, "colour=blue") != NULL);
+    /* a SPEC that does not start with a term is a filter for the caller to compile; without its
+     * matcher the rule names nothing */
+    ck_assert_int_eq(tn_flow_rule_parse("x=colour=blue", &r[0], &err), 0);
+    ck_assert_str_eq(r[0].filter, "colour=blue");
+    ck_assert_int_eq(tn_flow_rule_parse("t=tcp port 5201", &r[1], &err), 0);
+    ck_assert_str_eq(r[1].filter, "tcp port 5201");
+    ck_assert(!tn_flow_rule_match(&r[1], tn_analyzer_conn(an, 0)));
     tn_analyzer_free(an);
 }
 END_TEST
