@@ -76,7 +76,7 @@ void tn_analyzer_evict(struct tn_analyzer *a)
         const struct tn_conn *c = &a->conns[a->active[i]]->pub;
         v[i] = (struct victim){a->active[i], established(c), tn_time_ns(c->last)};
     }
-    qsort(v, n, sizeof *v, cmp_victim);
+    tn_sort(v, n, sizeof *v, cmp_victim);
     for (size_t i = 0; i < drop && i < n; i++) {
         tn_conn_priv_destroy(a->conns[v[i].k]);
         a->conns[v[i].k] = NULL;

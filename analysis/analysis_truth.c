@@ -13,29 +13,64 @@
 
 /* ---- comparison ---- */
 
-static bool key_is(const struct truth_key *k, const struct tn_addr *sa, uint16_t sp,
-                   const struct tn_addr *da, uint16_t dp)
+/* One connection as the truth's flows name it: the flow of each direction's sender (-1 when
+ * the truth has none), the window in which the capture saw it, and whether its events are in
+ * time order (tn_infer_finish sorts them), so that a match searches a window of them. */
+struct graded_conn {
+    const struct tn_conn *c;
+    long flow[2];
+    int64_t first, last;
+    bool events_sorted;
+};
+
+static void graded_conn_init(struct graded_conn *g, const struct truth_index *ix,
+                             const struct tn_conn *c)
 {
     char a[64], b[64], x[80], y[80];
-    tn_addr_str(sa, a, sizeof a);
-    tn_addr_str(da, b, sizeof b);
-    snprintf(x, sizeof x, "%s:%u", a, sp);
-    snprintf(y, sizeof y, "%s:%u", b, dp);
-    return strcmp(k->src, x) == 0 && strcmp(k->dst, y) == 0;
+    tn_addr_str(&c->a, a, sizeof a);
+    tn_addr_str(&c->b, b, sizeof b);
+    snprintf(x, sizeof x, "%s:%u", a, c->a_port);
+    snprintf(y, sizeof y, "%s:%u", b, c->b_port);
+    g->c = c;
+    g->flow[TN_A2B] = truth_index_flow(ix, x, y);
+    g->flow[TN_B2A] = truth_index_flow(ix, y, x);
+    if (g->flow[TN_B2A] == g->flow[TN_A2B])   /* both ends alike: the key names A2B */
+        g->flow[TN_B2A] = -1;
+    /* only what happened while the capture saw the connection can be graded */
+    g->first = tn_time_ns(c->first) - 1000000;
+    g->last = tn_time_ns(c->last) + 1000000;
+    g->events_sorted = true;
+    for (size_t k = 1; k < c->nevents && g->events_sorted; k++)
+        g->events_sorted = c->events[k - 1].t_ns <= c->events[k].t_ns;
 }
 
-/* The direction of c whose sender the key names, or -1. */
-static int key_dir(const struct truth_key *k, const struct tn_conn *c, int64_t t_ns)
+static bool in_window(const struct graded_conn *g, int64_t t_ns)
 {
-    /* only what happened while the capture saw the connection can be graded */
-    int64_t first = tn_time_ns(c->first) - 1000000, last = tn_time_ns(c->last) + 1000000;
-    if (t_ns < first || t_ns > last)
-        return -1;
-    if (key_is(k, &c->a, c->a_port, &c->b, c->b_port))
-        return TN_A2B;
-    if (key_is(k, &c->b, c->b_port, &c->a, c->a_port))
-        return TN_B2A;
-    return -1;
+    return t_ns >= g->first && t_ns <= g->last;
+}
+
+/* The events of the connection that can lie within w ns of t: [*lo, *hi). */
+static void event_window(const struct graded_conn *g, int64_t t, double w, size_t *lo, size_t *hi)
+{
+    const struct tn_conn *c = g->c;
+    *lo = 0;
+    *hi = c->nevents;
+    /* times are below 2^62 ns (TN_TIME_SEC_MAX), where a double is exact to 2^10 ns */
+    if (!g->events_sorted || !(w < 1e18))
+        return;
+    int64_t span = (int64_t)w + 2048, from = t - span, to = t + span;
+    size_t a = 0, b = c->nevents;
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (c->events[mid].t_ns < from)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    *lo = a;
+    for (b = a; b < c->nevents && c->events[b].t_ns <= to; b++)
+        ;
+    *hi = b;
 }
 
 size_t tn_truth_window(const struct tn_truth *t, const struct tn_conn *c, int d, struct tn_point **cwnd,
@@ -91,29 +126,40 @@ static void quantiles(double *v, size_t n, double *med, double *p90)
     *p90 = v[(size_t)((double)(n - 1) * 0.9)];
 }
 
-/* Kernel congestion state of the flow at time t (0 Open when nothing is known). */
-static int state_at(const struct tn_truth *t, const struct truth_key *k, int64_t at)
+/* Kernel congestion state of the flow at time t (0 Open when nothing is known): the last state
+ * record of the flow before the first record later than t. */
+static int state_at(const struct tn_truth *t, const struct truth_index *ix, size_t flow, int64_t at)
 {
-    int st = 0;
-    for (size_t i = 0; i < t->nstates && t->states[i].t_ns <= at; i++)
-        if (strcmp(t->states[i].k.src, k->src) == 0 && strcmp(t->states[i].k.dst, k->dst) == 0)
-            st = t->states[i].state;
-    return st;
+    const struct truth_flow *f = &ix->flows[flow];
+    long j = truth_index_last_below(f->states, f->nstates,
+                                    truth_index_before(ix->state_tmax, t->nstates, at));
+    return j < 0 ? 0 : t->states[f->states[j]].state;
 }
 
-static void grade_cwnd_rtt(const struct tn_truth *t, const struct tn_conn *c, int d,
-                           struct tn_accuracy *r)
+/* The kernel's smoothed RTT of the flow at time at (ns), or -1: the same rule with probes. */
+static double srtt_at(const struct tn_truth *t, const struct truth_index *ix, size_t flow, int64_t at)
 {
+    const struct truth_flow *f = &ix->flows[flow];
+    long j = truth_index_last_below(f->probes, f->nprobes,
+                                    truth_index_before(ix->probe_tmax, t->nprobes, at));
+    return j < 0 ? -1 : t->probes[f->probes[j]].srtt_ms;
+}
+
+static void grade_cwnd_rtt(const struct tn_truth *t, const struct truth_index *ix,
+                           const struct graded_conn *g, int d, struct tn_accuracy *r)
+{
+    const struct tn_conn *c = g->c;
+    const struct truth_flow *f = &ix->flows[g->flow[d]];
     const struct tn_series *cw = &c->series[d][TN_SER_CWND_EST], *rt = &c->series[d][TN_SER_RTT_MS];
     double mss = c->inf[d].seg_size > 0 ? c->inf[d].seg_size : 1448;
-    double *ecw = tn_xcalloc(t->nprobes + 1, sizeof *ecw), *ecw_all = tn_xcalloc(t->nprobes + 1, sizeof *ecw_all);
-    double *ert = tn_xcalloc(t->nprobes + 1, sizeof *ert);
+    double *ecw = tn_xcalloc(f->nprobes + 1, sizeof *ecw), *ecw_all = tn_xcalloc(f->nprobes + 1, sizeof *ecw_all);
+    double *ert = tn_xcalloc(f->nprobes + 1, sizeof *ert);
     size_t ncw = 0, nall = 0, nrt = 0;
     double srtt = -1;
     size_t ri = 0;
-    for (size_t i = 0; i < t->nprobes; i++) {
-        const struct truth_probe *p = &t->probes[i];
-        if (key_dir(&p->k, c, p->t_ns) != d)
+    for (size_t i = 0; i < f->nprobes; i++) {
+        const struct truth_probe *p = &t->probes[f->probes[i]];
+        if (!in_window(g, p->t_ns))
             continue;
         r->probes++;
         /* our smoothed RTT (RFC 6298) over the samples up to the probe */
@@ -122,12 +168,9 @@ static void grade_cwnd_rtt(const struct tn_truth *t, const struct tn_conn *c, in
         if (srtt > 0 && p->srtt_ms > 0)
             ert[nrt++] = fabs(srtt - p->srtt_ms) / p->srtt_ms;
         /* tcp_probe fires before the ACK is processed: the window after this ACK is the next
-         * record's.  Our estimate for the same ACK is the point nearest in time (our points are
-         * placed where the sender processes the ACK). */
-        const struct truth_probe *after = NULL;
-        for (size_t k = i + 1; k < t->nprobes && !after; k++)
-            if (strcmp(t->probes[k].k.src, p->k.src) == 0 && strcmp(t->probes[k].k.dst, p->k.dst) == 0)
-                after = &t->probes[k];
+         * record's (the flow's next probe).  Our estimate for the same ACK is the point nearest
+         * in time (our points are placed where the sender processes the ACK). */
+        const struct truth_probe *after = i + 1 < f->nprobes ? &t->probes[f->probes[i + 1]] : NULL;
         long j = series_at(cw, p->t_ns);
         if (j + 1 < (long)cw->n && (j < 0 || cw->pts[j + 1].t_ns - p->t_ns < p->t_ns - cw->pts[j].t_ns))
             j++;
@@ -138,7 +181,7 @@ static void grade_cwnd_rtt(const struct tn_truth *t, const struct tn_conn *c, in
             continue;
         double e = fabs(cw->pts[j].v / mss - after->cwnd) / after->cwnd;
         ecw_all[nall++] = e;
-        int st = state_at(t, &p->k, p->t_ns);
+        int st = state_at(t, ix, (size_t)g->flow[d], p->t_ns);
         if (st < 2)   /* Open or Disorder: outside window reductions */
             ecw[ncw++] = e;
         r->limited++;
@@ -156,24 +199,17 @@ static void grade_cwnd_rtt(const struct tn_truth *t, const struct tn_conn *c, in
 
 /* Match kernel Recovery (3) / Loss (4) entries with our recovery_start / rto_start events within
  * one RTT. */
-/* The kernel's smoothed RTT of the flow at time at (ns), or -1. */
-static double srtt_at(const struct tn_truth *t, const struct truth_key *k, int64_t at)
+static void grade_episodes(const struct tn_truth *t, const struct truth_index *ix,
+                           const struct graded_conn *g, int d, struct tn_accuracy *r)
 {
-    double v = -1;
-    for (size_t i = 0; i < t->nprobes && t->probes[i].t_ns <= at; i++)
-        if (strcmp(t->probes[i].k.src, k->src) == 0 && strcmp(t->probes[i].k.dst, k->dst) == 0)
-            v = t->probes[i].srtt_ms;
-    return v;
-}
-
-static void grade_episodes(const struct tn_truth *t, const struct tn_conn *c, int d, struct tn_accuracy *r)
-{
+    const struct tn_conn *c = g->c;
+    const struct truth_flow *f = &ix->flows[g->flow[d]];
     double hs_ns = (c->hs_rtt_ms > 0 ? c->hs_rtt_ms : 100.0) * 1e6;
     bool *used = tn_xcalloc(c->nevents + 1, sizeof *used);
     int prev = 0;
-    for (size_t i = 0; i < t->nstates; i++) {
-        const struct truth_state *s = &t->states[i];
-        if (key_dir(&s->k, c, s->t_ns) != d)
+    for (size_t i = 0; i < f->nstates; i++) {
+        const struct truth_state *s = &t->states[f->states[i]];
+        if (!in_window(g, s->t_ns))
             continue;
         bool entry = (s->state == 3 || s->state == 4) && s->state != prev;
         prev = s->state;
@@ -181,10 +217,12 @@ static void grade_episodes(const struct tn_truth *t, const struct tn_conn *c, in
             continue;
         int kind = s->state == 3 ? TN_EV_RECOVERY_START : TN_EV_RTO_START;
         /* within one RTT, the RTT of the moment (queues inflate it beyond the handshake's) */
-        double srtt = srtt_at(t, &s->k, s->t_ns);
+        double srtt = srtt_at(t, ix, (size_t)g->flow[d], s->t_ns);
         double rtt_ns = srtt > 0 && srtt * 1e6 > hs_ns ? srtt * 1e6 : hs_ns;
         r->truth_episodes[s->state == 4]++;
-        for (size_t k = 0; k < c->nevents; k++) {
+        size_t lo, hi;
+        event_window(g, s->t_ns, rtt_ns, &lo, &hi);
+        for (size_t k = lo; k < hi; k++) {
             const struct tn_event *e = &c->events[k];
             if (!used[k] && e->kind == kind && e->dir == d && fabs((double)(e->t_ns - s->t_ns)) <= rtt_ns) {
                 used[k] = true;
@@ -206,22 +244,27 @@ static void grade_episodes(const struct tn_truth *t, const struct tn_conn *c, in
 
 /* Kernel retransmissions, their cause from the congestion state at that moment (Recovery: fast,
  * Loss: timeout, else: other, e.g. a tail loss probe), against ours matched by time. */
-static void grade_rexmits(const struct tn_truth *t, const struct tn_conn *c, int d, struct tn_accuracy *r)
+static void grade_rexmits(const struct tn_truth *t, const struct truth_index *ix,
+                          const struct graded_conn *g, int d, struct tn_accuracy *r)
 {
+    const struct tn_conn *c = g->c;
+    const struct truth_flow *f = &ix->flows[g->flow[d]];
     bool *used = tn_xcalloc(c->nevents + 1, sizeof *used);
-    for (size_t i = 0; i < t->nrexmits; i++) {
-        const struct truth_rexmit *x = &t->rexmits[i];
-        if (key_dir(&x->k, c, x->t_ns) != d)
+    for (size_t i = 0; i < f->nrexmits; i++) {
+        const struct truth_rexmit *x = &t->rexmits[f->rexmits[i]];
+        if (!in_window(g, x->t_ns))
             continue;
-        int st = state_at(t, &x->k, x->t_ns);
+        int st = state_at(t, ix, (size_t)g->flow[d], x->t_ns);
         int tc = st == 3 ? 0 : st == 4 ? 1 : 2;
         r->truth_rexmits++;
         long best = -1;
         /* within 5 ms of the kernel's event, or within the RTT of the moment: a monitor away
          * from the sender sees the retransmission up to a round trip later */
-        double srtt = srtt_at(t, &x->k, x->t_ns);
+        double srtt = srtt_at(t, ix, (size_t)g->flow[d], x->t_ns);
         double bestdt = srtt > 5 ? srtt * 1e6 : 5e6;
-        for (size_t k = 0; k < c->nevents; k++) {
+        size_t lo, hi;
+        event_window(g, x->t_ns, bestdt, &lo, &hi);
+        for (size_t k = lo; k < hi; k++) {
             const struct tn_event *e = &c->events[k];
             bool rx = e->kind == TN_EV_REXMIT_FAST || e->kind == TN_EV_REXMIT_RTO || e->kind == TN_EV_REXMIT_OTHER;
             double dt = fabs((double)(e->t_ns - x->t_ns));
@@ -242,28 +285,43 @@ static void grade_rexmits(const struct tn_truth *t, const struct tn_conn *c, int
     free(used);
 }
 
+/* Whether the truth has a probe of this sender while the capture saw the connection. */
+static bool graded_dir(const struct tn_truth *t, const struct truth_index *ix,
+                       const struct graded_conn *g, int d)
+{
+    if (g->flow[d] < 0)
+        return false;
+    const struct truth_flow *f = &ix->flows[g->flow[d]];
+    for (size_t k = 0; k < f->nprobes; k++)
+        if (in_window(g, t->probes[f->probes[k]].t_ns))
+            return true;
+    return false;
+}
+
 size_t tn_truth_compare(const struct tn_truth *t, const struct tn_analyzer *a, struct tn_accuracy *out,
                         size_t max)
 {
+    struct truth_index ix;
+    truth_index_build(t, &ix);
     size_t n = 0;
     for (size_t i = 0; i < tn_analyzer_conn_count(a) && n < max; i++) {
         const struct tn_conn *c = tn_analyzer_conn(a, i);
         if (c->proto != TN_PK_TCP)
             continue;
+        struct graded_conn g;
+        graded_conn_init(&g, &ix, c);
         for (int d = 0; d < 2 && n < max; d++) {
-            bool any = false;
-            for (size_t k = 0; k < t->nprobes && !any; k++)
-                any = key_dir(&t->probes[k].k, c, t->probes[k].t_ns) == d;
-            if (!any || !c->d[d].data_pkts)
+            if (!graded_dir(t, &ix, &g, d) || !c->d[d].data_pkts)
                 continue;
             struct tn_accuracy *r = &out[n++];
             memset(r, 0, sizeof *r);
             r->conn = c->idx;
             r->dir = d;
-            grade_cwnd_rtt(t, c, d, r);
-            grade_episodes(t, c, d, r);
-            grade_rexmits(t, c, d, r);
+            grade_cwnd_rtt(t, &ix, &g, d, r);
+            grade_episodes(t, &ix, &g, d, r);
+            grade_rexmits(t, &ix, &g, d, r);
         }
     }
+    truth_index_free(&ix);
     return n;
 }

@@ -39,4 +39,35 @@ struct tn_truth {
     bool have_states, have_rexmits;
 };
 
+/* The records of one kernel flow key (src, dst), as indices in file order. */
+struct truth_flow {
+    struct truth_key k;
+    size_t *probes, nprobes, cap_probes;
+    size_t *states, nstates, cap_states;
+    size_t *rexmits, nrexmits, cap_rexmits;
+};
+
+/* Lookups by flow and time for grading (analysis_truth_index.c), so that each record is
+ * matched without scanning every other: grading a large truth file was quadratic. */
+struct truth_index {
+    struct truth_flow *flows;
+    size_t nflows, cap_flows;
+    size_t *slots, nslots;     /* open-addressing hash of the keys: flow index + 1, 0 empty */
+    size_t *probe_flow;        /* flow of each probe */
+    int64_t *probe_tmax, *state_tmax;  /* running maximum of the times in file order */
+};
+
+void truth_index_build(const struct tn_truth *t, struct truth_index *ix);
+void truth_index_free(struct truth_index *ix);
+
+/* The flow whose key is (src, dst), or -1 when the truth has no record of it. */
+long truth_index_flow(const struct truth_index *ix, const char *src, const char *dst);
+
+/* How many records come before the first one later than at (the records a scan in file order
+ * that stops at the first later one sees): tmax is probe_tmax or state_tmax, n its length. */
+size_t truth_index_before(const int64_t *tmax, size_t n, int64_t at);
+
+/* The last of the n ascending record indices in list below end, or -1. */
+long truth_index_last_below(const size_t *list, size_t n, size_t end);
+
 #endif

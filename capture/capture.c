@@ -44,6 +44,7 @@ struct tn_capture {
     const char *name;           /* current file's name for messages and frame.source */
     const char *backend;        /* name of the last backend used */
     uint64_t num;               /* frames delivered from the current file */
+    uint64_t held_ts, first_held;   /* time stamps of the current file outside 1970-2106 */
     struct tn_err pending;      /* error of an eager first open, told by the first next() */
 
     bool live;
@@ -63,7 +64,7 @@ struct tn_time tn_capture_ts_scaled(uint64_t ts, bool binary, unsigned exp)
         /* units of 2^-exp s; exp <= 63 */
         uint64_t frac = exp ? ts & ((UINT64_C(1) << exp) - 1) : 0;
         uint64_t s = exp ? ts >> exp : ts;
-        t.sec = s > (uint64_t)TN_TIME_SEC_MAX ? TN_TIME_SEC_MAX : (int64_t)s;
+        t.sec = s > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)s;   /* told, held in next() */
         /* frac * 1e9 must fit 64 bits: drop low bits beyond 2^-34 (< 0.06 ns) first */
         unsigned e = exp;
         if (e > 34) {
@@ -79,7 +80,7 @@ struct tn_time tn_capture_ts_scaled(uint64_t ts, bool binary, unsigned exp)
         div *= 10;
     uint64_t frac = ts % div;
     uint64_t s = ts / div;
-    t.sec = s > (uint64_t)TN_TIME_SEC_MAX ? TN_TIME_SEC_MAX : (int64_t)s;
+    t.sec = s > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)s;   /* told, held in next() */
     if (exp <= 9) {
         uint64_t mul = 1;
         for (unsigned i = exp; i < 9; i++)
@@ -175,6 +176,7 @@ static int open_path(struct tn_capture *c, int i, struct tn_err *err)
     bool is_stdin = strcmp(path, "-") == 0;
     c->name = is_stdin ? "(stdin)" : path;
     c->num = 0;
+    c->held_ts = 0;
     FILE *fp = is_stdin ? stdin : fopen(path, "rb");
     if (!fp)
         return tn_err_set(err, TN_EIO, "%s: %s", path, strerror(errno));
@@ -351,12 +353,13 @@ int tn_capture_next(struct tn_capture *c, struct tn_frame *f, struct tn_err *err
             }
         }
         if (r == 1) {
-            /* absurd time stamps are held to 1970-2106 (TN_TIME_SEC_MAX) */
-            if (f->ts.sec > TN_TIME_SEC_MAX)
-                f->ts.sec = TN_TIME_SEC_MAX;
-            else if (f->ts.sec < 0)
-                f->ts.sec = 0;
             f->num = ++c->num;
+            /* absurd time stamps are held to 1970-2106 (TN_TIME_SEC_MAX), told at the end */
+            if (f->ts.sec > TN_TIME_SEC_MAX || f->ts.sec < 0) {
+                f->ts.sec = f->ts.sec < 0 ? 0 : TN_TIME_SEC_MAX;
+                if (!c->held_ts++)
+                    c->first_held = f->num;
+            }
             f->source = c->name;
             c->stats.frames++;
             return 1;
@@ -372,6 +375,13 @@ int tn_capture_next(struct tn_capture *c, struct tn_frame *f, struct tn_err *err
         close_current(c);
         if (r < 0)
             return r;
+        if (c->held_ts) {
+            uint64_t n = c->held_ts;
+            c->held_ts = 0;
+            return tn_err_set(err, TN_ETRUNC, "%s: %llu packets from packet %llu have time stamps "
+                              "outside 1970-2106 (pcap's range), held to it", c->name,
+                              (unsigned long long)n, (unsigned long long)c->first_held);
+        }
     }
 }
 

@@ -320,7 +320,8 @@ static void pcapngs(void)
     epb(&b, 1, 0, 2000, 54);
     save(&b, "pcapng-snaplen-0-and-over.pcapng", "0", "-");
 
-    /* resolution 10^0 with a 2^64-1 time stamp, an offset near INT64_MAX, one near INT64_MIN */
+    /* resolution 10^0 with a 2^64-1 time stamp, an offset near INT64_MAX, one near INT64_MIN:
+     * all three times lie outside pcap's 0 .. 2^32-1 s, held to it and told once */
     b = (struct buf){0};
     shb(&b);
     idb(&b, 65535, 0, 1, INT64_MAX - 5);
@@ -328,7 +329,8 @@ static void pcapngs(void)
     epb(&b, 0, 0xffffffffu, 0xffffffffu, 54);
     epb(&b, 1, 0, 0, 54);
     epb(&b, 0, 0x7fffffffu, 0xfffffffeu, 54);
-    save(&b, "pcapng-absurd-times.pcapng", "0", "-");
+    save(&b, "pcapng-absurd-times.pcapng", "0",
+         "3 packets from packet 1 have time stamps outside 1970-2106 (pcap's range), held to it");
 
     /* if_tsresol 10^-20: no such resolution fits 64 bits */
     b = (struct buf){0};
