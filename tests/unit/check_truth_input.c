@@ -225,6 +225,59 @@ START_TEST(test_refused_and_companions)
 }
 END_TEST
 
+/* Copy the sample's file name into dir with, after each record, one of another flow (source
+ * 10.7.7.7) 50 s earlier: the records of each flow are graded alone, and an earlier record
+ * does not end a scan of the file in time order, so the grades stay the same. */
+static void interleave(const char *name, const char *dir)
+{
+    char in[1024], out[1024], line[1024];
+    snprintf(in, sizeof in, "%s/%s", SAMPLE, name);
+    snprintf(out, sizeof out, "%s/%s", dir, name);
+    FILE *fi = fopen(in, "r"), *fo = fopen(out, "w");
+    ck_assert(fi && fo);
+    for (bool first = true; fgets(line, sizeof line, fi); first = false) {
+        fputs(line, fo);
+        char *c1 = strchr(line, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+        char *c3 = c2 ? strchr(c2 + 1, ',') : NULL;
+        if (first || !c3)
+            continue;
+        double t = strtod(line, NULL) - 50.0;
+        fprintf(fo, "%.6f,%.*s,10.7.7.7%s", t, (int)(c2 - c1 - 1), c1 + 1, c3);
+    }
+    fclose(fi);
+    ck_assert_int_eq(fclose(fo), 0);
+}
+
+START_TEST(test_other_flows_interleaved)
+{
+    const char *dir = TMP "/interleaved";
+    mkdir(dir, 0755);
+    interleave("tcp_probe.csv", dir);
+    interleave("tcp_cong_state.csv", dir);
+    interleave("tcp_retransmit.csv", dir);
+    struct tn_accuracy a = grade(SAMPLE "/tcp_probe.csv"), b = grade(TMP "/interleaved/tcp_probe.csv");
+    ck_assert_uint_gt(a.probes, 1000);
+    ck_assert_uint_gt(a.truth_episodes[0], 0);
+    ck_assert_uint_gt(a.truth_rexmits, 0);
+    ck_assert_uint_eq(a.probes, b.probes);
+    ck_assert_uint_eq(a.limited, b.limited);
+    ck_assert_uint_eq(a.cwnd_n, b.cwnd_n);
+    ck_assert_uint_eq(a.cwnd_open_n, b.cwnd_open_n);
+    ck_assert_double_eq(a.cwnd_err_med, b.cwnd_err_med);
+    ck_assert_double_eq(a.cwnd_err_p90, b.cwnd_err_p90);
+    ck_assert_double_eq(a.cwnd_err_open_med, b.cwnd_err_open_med);
+    ck_assert_double_eq(a.rtt_err_med, b.rtt_err_med);
+    for (int k = 0; k < 2; k++) {
+        ck_assert_uint_eq(a.truth_episodes[k], b.truth_episodes[k]);
+        ck_assert_uint_eq(a.matched_episodes[k], b.matched_episodes[k]);
+    }
+    ck_assert_uint_eq(a.truth_rexmits, b.truth_rexmits);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 4; j++)
+            ck_assert_uint_eq(a.confusion[i][j], b.confusion[i][j]);
+}
+END_TEST
+
 Suite *tn_truth_input_suite(void)
 {
     Suite *s = suite_create("truth_input");
@@ -234,6 +287,7 @@ Suite *tn_truth_input_suite(void)
     tcase_add_test(tc, test_csv_any_column_order);
     tcase_add_test(tc, test_tracefs_and_ss);
     tcase_add_test(tc, test_refused_and_companions);
+    tcase_add_test(tc, test_other_flows_interleaved);
     suite_add_tcase(s, tc);
     return s;
 }
