@@ -23,17 +23,32 @@ struct graded_conn {
     bool events_sorted;
 };
 
+/* The kernel's names of the connection's ends: "10.1.1.2:40001" (IPv6 without brackets). */
+static void conn_key(const struct tn_conn *c, struct truth_key *ab, struct truth_key *ba)
+{
+    char a[48], b[48];   /* INET6_ADDRSTRLEN (46) and more: with ":65535" within a key end */
+    tn_addr_str(&c->a, a, sizeof a);
+    tn_addr_str(&c->b, b, sizeof b);
+    snprintf(ab->src, sizeof ab->src, "%s:%u", a, c->a_port);
+    snprintf(ab->dst, sizeof ab->dst, "%s:%u", b, c->b_port);
+    *ba = (struct truth_key){{0}, {0}};
+    memcpy(ba->src, ab->dst, sizeof ba->src);
+    memcpy(ba->dst, ab->src, sizeof ba->dst);
+}
+
+static bool key_eq(const struct truth_key *x, const struct truth_key *y)
+{
+    return strcmp(x->src, y->src) == 0 && strcmp(x->dst, y->dst) == 0;
+}
+
 static void graded_conn_init(struct graded_conn *g, const struct truth_index *ix,
                              const struct tn_conn *c)
 {
-    char a[64], b[64], x[80], y[80];
-    tn_addr_str(&c->a, a, sizeof a);
-    tn_addr_str(&c->b, b, sizeof b);
-    snprintf(x, sizeof x, "%s:%u", a, c->a_port);
-    snprintf(y, sizeof y, "%s:%u", b, c->b_port);
+    struct truth_key ab, ba;
+    conn_key(c, &ab, &ba);
     g->c = c;
-    g->flow[TN_A2B] = truth_index_flow(ix, x, y);
-    g->flow[TN_B2A] = truth_index_flow(ix, y, x);
+    g->flow[TN_A2B] = truth_index_flow(ix, ab.src, ab.dst);
+    g->flow[TN_B2A] = truth_index_flow(ix, ba.src, ba.dst);
     if (g->flow[TN_B2A] == g->flow[TN_A2B])   /* both ends alike: the key names A2B */
         g->flow[TN_B2A] = -1;
     /* only what happened while the capture saw the connection can be graded */
@@ -79,9 +94,17 @@ size_t tn_truth_window(const struct tn_truth *t, const struct tn_conn *c, int d,
     size_t n = 0, cap = 0, cap_s = 0;
     *cwnd = *ssth = NULL;
     *nssth = 0;
+    /* the connection's two keys, made once (not per probe) */
+    struct truth_key ab, ba;
+    conn_key(c, &ab, &ba);
+    const struct graded_conn g = {.first = tn_time_ns(c->first) - 1000000,
+                                  .last = tn_time_ns(c->last) + 1000000};
     for (size_t i = 0; i < t->nprobes; i++) {
         const struct truth_probe *p = &t->probes[i];
-        if (key_dir(&p->k, c, p->t_ns) != d)
+        if (!in_window(&g, p->t_ns))
+            continue;
+        bool is_ab = key_eq(&p->k, &ab);   /* both ends alike: the key names A2B */
+        if (d == TN_A2B ? !is_ab : is_ab || !key_eq(&p->k, &ba))
             continue;
         tn_grow((void **)cwnd, &cap, n + 1, sizeof **cwnd);
         (*cwnd)[n++] = (struct tn_point){p->t_ns, p->cwnd};
