@@ -65,7 +65,24 @@ static void cut_endpoint(char *out, size_t len, const char *ep, int w, const cha
     snprintf(out, len, "%s%s%.*s%s", head ? "[" : "", ell, (int)(addr_end - t), t, port);
 }
 
+/* The address of an endpoint ("10.1.1.2:40001" -> "10.1.1.2", "[::1]:80" -> "[::1]") into out. */
+static void addr_part(char *out, size_t len, const char *ep)
+{
+    const char *close = ep[0] == '[' ? strstr(ep, "]:") : NULL;
+    const char *port = close ? close + 1 : strrchr(ep, ':');
+    if (!port || (!close && ep[0] == '['))
+        port = ep + strlen(ep);
+    snprintf(out, len, "%.*s", (int)(port - ep), ep);
+}
+
+static void fmt_endpoints(char *out, size_t len, const char *a, const char *b, int w, bool retry);
+
 void tn_fmt_endpoints(char *out, size_t len, const char *a, const char *b, int w)
+{
+    fmt_endpoints(out, len, a, b, w, true);
+}
+
+static void fmt_endpoints(char *out, size_t len, const char *a, const char *b, int w, bool retry)
 {
     int la = (int)strlen(a), lb = (int)strlen(b);
     if (la + lb + 3 <= w) {
@@ -90,6 +107,17 @@ void tn_fmt_endpoints(char *out, size_t len, const char *a, const char *b, int w
     }
     cut_endpoint(sa, sizeof sa, a, wa, ell);
     cut_endpoint(sb, sizeof sb, b, wb, ell);
+    /* two hosts whose shortened addresses read the same ("~1.2" for 10.1.1.2 and 10.9.1.2) are
+     * told apart by nothing: a's port (the client's ephemeral one, RFC 6056) goes instead */
+    char fa[80], fb[80], ca[80], cb[80];
+    addr_part(fa, sizeof fa, a);
+    addr_part(fb, sizeof fb, b);
+    addr_part(ca, sizeof ca, sa);
+    addr_part(cb, sizeof cb, sb);
+    if (retry && strcmp(fa, fb) != 0 && strcmp(ca, cb) == 0 && strcmp(fa, a) != 0) {
+        fmt_endpoints(out, len, fa, b, w, false);
+        return;
+    }
     snprintf(out, len, "%s>%s", sa, sb);
 }
 

@@ -58,18 +58,20 @@ START_TEST(test_ipv6_bracketed)
 END_TEST
 
 /* The dashboard's table at 80 columns has 21 for "a > b" (view_table.c: 80 - 59 fixed): both
- * ports stay whole and IPv6 addresses keep their brackets, losing their first digits. */
+ * ports stay whole and IPv6 addresses keep their brackets, losing their first digits; when that
+ * would make two hosts read the same (10.1.1.2 and 10.9.1.2 both "~1.2"), a's port goes instead. */
 START_TEST(test_dashboard_endpoints_80_columns)
 {
     static const struct { const char *a, *b, *want; } cases[] = {
         {"[fd00:1:1::1]:39600", "[fd00:9:1::2]:5201", "[~1]:39600>[~2]:5201"},
         {"[::1]:55717", "[::1]:8000", "[~1]:55717>[::1]:8000"},
-        {"10.1.1.2:40001", "10.9.1.2:5201", "~1.2:40001>~1.2:5201"},
+        {"10.1.1.2:40001", "10.9.1.2:5201", "10.1.1.2>~9.1.2:5201"},
+        {"10.0.0.1:40001", "10.0.0.2:5201", "~0.1:40001>~0.2:5201"},
         {"10.0.0.1:80", "10.0.0.2:443", "10.0.0.1:80 > 10.0.0.2:443"},
     };
     for (size_t i = 0; i < TN_ARRAY_LEN(cases); i++) {
         char out[160];
-        int w = i == 3 ? 30 : 21;
+        int w = i == 4 ? 30 : 21;
         tn_fmt_endpoints(out, sizeof out, cases[i].a, cases[i].b, w);
         ck_assert_str_eq(out, cases[i].want);
         ck_assert_int_le((int)strlen(out), w);
