@@ -2,16 +2,18 @@
  * standard is used (MPI-2 collectives and point-to-point), so Open MPI and MPICH both do.
  *
  * Reading: rank r reads its run of the files (tn_cluster_partition) in order.  Rounds: every
- * rank tells the others (MPI_Allgather) the time of its next packet and whether it has
- * finished; the round takes the packets before the earliest next time plus TN_CLUSTER_SLICE_NS
- * (at most TN_CLUSTER_ROUND_RECORDS per rank), and MPI_Alltoallv delivers each TCP/DFCP
- * packet's record (tn_pkt_pack) to the rank owning its connection, tn_flow_hash modulo the
- * ranks.  One process reads the files one after the other; an owner therefore analyses the
- * records of rank s only once every rank before s has finished, and those of one rank in the
- * order that rank read them.  With files in time order (rotated captures, editcap -c pieces)
- * a rank starts sending when the one before it ends, so that wait is about one round.
- * Packets of no connection (kind other) only count in the trace totals: their reader counts
- * them.
+ * rank tells the others (MPI_Allgather) whether it has finished and how many bytes of records
+ * it holds; then the ranks read at most TN_CLUSTER_ROUND_RECORDS packets each, and
+ * MPI_Alltoallv delivers each TCP/DFCP packet's record (tn_pkt_pack) to the rank owning its
+ * connection, tn_flow_hash modulo the ranks.  One process reads the files one after the
+ * other; an owner therefore analyses the records of rank s only once every rank before s has
+ * finished, and those of one rank in the order that rank read them: every connection sees its
+ * packets in the order (and, files being in time order, the time order) of one process, across
+ * file boundaries.  Meanwhile the records of later ranks are held: the first unfinished rank
+ * always reads, the others read ahead while no rank holds more than its share of the memory
+ * (hold_limit), so the ranks read and dissect in parallel as far as memory allows and the
+ * analysis never waits for more than the ranks before it.  Packets of no connection (kind
+ * other) only count in the trace totals: their reader counts them.
  *
  * Merge: after the last round each owner finishes its analysis and sends its connections
  * (tn_conn_pack) with the key of their first packet, (file, packet number), and its trace
@@ -27,14 +29,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cluster.h"
 #include "experiment.h"
 #include "run.h"
 
-/* Trace time a round covers from the earliest next packet of all ranks. */
-#define TN_CLUSTER_SLICE_NS 1000000000LL
-/* Records one rank reads at most per round: the round's buffers stay near 10 MB a rank. */
+/* Share of a node's memory the records held for later ranks may take, all ranks of the node
+ * together (TN_CLUSTER_HOLD_MB sets one rank's share instead). */
+#define TN_CLUSTER_HOLD_SHARE 4
+/* Records one rank reads at most per round: the round's buffers stay near 10 MB a rank
+ * (TN_CLUSTER_ROUND in the environment sets another number). */
 #define TN_CLUSTER_ROUND_RECORDS 65536
 /* Largest message of the merge (MPI counts are int). */
 #define TN_CLUSTER_CHUNK (1 << 30)
@@ -67,6 +72,8 @@ struct job {
     struct tn_packbuf *out;        /* [size]: records for each rank this round */
     struct tn_packbuf *in;         /* [size]: records received from each rank, not analysed */
     size_t *in_off;                /* [size]: how far each is analysed */
+    size_t hold_limit;             /* bytes of records this rank may hold for later */
+    long round_records;            /* packets read per round at most */
     unsigned long long records, records_sent, bytes_sent, rounds;
 };
 
@@ -219,14 +226,20 @@ static void analyse_from(struct job *j, int s)
     j->in_off[s] = 0;
 }
 
-/* Rank s's records are analysed once every rank before s has sent all it had. */
-static void analyse_ready(struct job *j, const long long *state)
+/* Rank s's records are analysed once every rank before s has sent all it had (state: done,
+ * held bytes of each rank).  Returns the bytes still held. */
+static size_t analyse_ready(struct job *j, const long long *state)
 {
-    for (int s = 0; s < j->size; s++) {
+    int s = 0;
+    for (; s < j->size; s++) {
         analyse_from(j, s);
-        if (!state[2 * s + 1])
+        if (!state[2 * s])
             break;
     }
+    size_t held = 0;
+    for (s++; s < j->size; s++)
+        held += j->in[s].n - j->in_off[s];
+    return held;
 }
 
 static void exchange(struct job *j)
@@ -268,29 +281,52 @@ static void exchange(struct job *j)
 static void rounds(struct job *j)
 {
     long long *state = tn_xcalloc((size_t)j->size * 2, sizeof *state);
+    size_t held = 0;
     read_next(j);
     for (;;) {
-        long long mine[2] = {j->have ? (long long)tn_time_ns(j->pend.pkt.ts) : LLONG_MAX, !j->have};
+        long long mine[2] = {!j->have, (long long)held};
         MPI_Allgather(mine, 2, MPI_LONG_LONG, state, 2, MPI_LONG_LONG, MPI_COMM_WORLD);
-        analyse_ready(j, state);
-        long long tmin = LLONG_MAX;
-        bool all_done = true;
+        held = analyse_ready(j, state);
+        int front = -1;
+        bool room = true;
         for (int s = 0; s < j->size; s++) {
-            all_done &= state[2 * s + 1] != 0;
-            if (state[2 * s] < tmin)
-                tmin = state[2 * s];
+            if (!state[2 * s] && front < 0)
+                front = s;
+            room &= (size_t)state[2 * s + 1] < j->hold_limit;
         }
-        if (all_done)
+        if (front < 0)
             break;
-        long long end = tmin > LLONG_MAX - TN_CLUSTER_SLICE_NS ? LLONG_MAX : tmin + TN_CLUSTER_SLICE_NS;
-        for (int k = 0; j->have && k < TN_CLUSTER_ROUND_RECORDS && tn_time_ns(j->pend.pkt.ts) < end; k++) {
-            route(j, &j->pend);
-            read_next(j);
+        if (j->rank == front || room) {
+            for (long k = 0; j->have && k < j->round_records; k++) {
+                route(j, &j->pend);
+                read_next(j);
+            }
         }
         exchange(j);
         j->rounds++;
+        held = 0;
+        for (int s = front + 1; s < j->size; s++)
+            held += j->in[s].n - j->in_off[s];
     }
     free(state);
+}
+
+/* This rank's share of the memory for held records: a share of the node's memory divided by
+ * the ranks on the node. */
+static size_t hold_limit(void)
+{
+    const char *mb = getenv("TN_CLUSTER_HOLD_MB");
+    if (mb)
+        return (size_t)strtoull(mb, NULL, 10) << 20;
+    MPI_Comm node;
+    int local = 1;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &local);
+    MPI_Comm_free(&node);
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || psize <= 0)
+        return (size_t)1 << 30;
+    return (size_t)pages * (size_t)psize / TN_CLUSTER_HOLD_SHARE / (size_t)local;
 }
 
 /* ---- the merge on rank 0 ---- */
@@ -581,6 +617,9 @@ static int run_divided(struct job *j)
     j->out = tn_xcalloc((size_t)j->size, sizeof *j->out);
     j->in = tn_xcalloc((size_t)j->size, sizeof *j->in);
     j->in_off = tn_xcalloc((size_t)j->size, sizeof *j->in_off);
+    j->hold_limit = hold_limit();
+    const char *rr = getenv("TN_CLUSTER_ROUND");
+    j->round_records = rr && atol(rr) > 0 ? atol(rr) : TN_CLUSTER_ROUND_RECORDS;
     open_files(j);
     rounds(j);
     tn_analyzer_finish(j->an);
