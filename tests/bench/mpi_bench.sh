@@ -13,7 +13,7 @@
 # For each -np: wall s, the sum of the ranks' CPU s and the largest rank's peak RSS MiB
 # (/usr/bin/time on every rank), the speed-up against -np 1, and from the ranks' own report
 # (TN_CLUSTER_REPORT) the packet records sent to other ranks and their bytes per record.  Every
-# run's report must be byte-identical to -np 1's (checked).
+# run's report must be byte-identical to one process's without mpirun (checked; timed too).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -55,8 +55,15 @@ pkts=$(capinfos -c -M "$whole" | awk '/Number of packets/ { print $NF }')
 echo "mpi_bench: $CONNS short connections, $pkts packets, ${#files[@]} files of $(du -sh "$pieces" | cut -f1) in all;" \
      "$(nproc) cores; tcptrace-ng $OPTS"
 
-# /usr/bin/time per rank; the ranks' reports on stderr
+# one process without mpirun: the reference every -np must equal
+start=$(date +%s.%N)
+/usr/bin/time -f "%U %S %M" -o "$cache/time.alone" "$BIN" $OPTS "${files[@]}" >"$cache/out.alone" 2>"$cache/err.alone" ||
+    die "one process failed: $(tail -3 "$cache/err.alone")"
+end=$(date +%s.%N)
 printf '%-6s %9s %9s %10s %9s %16s %14s\n' "-np" "wall s" "CPU s" "RSS MiB" "speed-up" "records sent" "bytes/record"
+awk -v w="$(echo "$end - $start" | bc)" '{ printf "%-6s %9.2f %9.1f %10.0f %9s %16s %14s\n", "alone", w, $1 + $2, $3 / 1024, "", "", "" }' \
+    "$cache/time.alone"
+# /usr/bin/time per rank; the ranks' reports on stderr
 base=""
 for np in $RANKS; do
     rm -f "$cache"/time.* "$cache/out.$np"
@@ -74,7 +81,5 @@ for np in $RANKS; do
     [ -z "$base" ] && base=$wall
     speed=$(awk -v a="$base" -v b="$wall" 'BEGIN { printf "%.2fx", a / b }')
     printf '%-6s %9.2f %9s %10s %9s %16s %14s\n' "$np" "$wall" "$cpu" "$rss" "$speed" "$sent" "$per"
-    if [ "$np" != "$(echo $RANKS | cut -d' ' -f1)" ]; then
-        cmp -s "$cache/out.$(echo $RANKS | cut -d' ' -f1)" "$cache/out.$np" || echo "mpi_bench: -np $np report DIFFERS"
-    fi
+    cmp -s "$cache/out.alone" "$cache/out.$np" || echo "mpi_bench: -np $np report DIFFERS from one process"
 done
