@@ -417,7 +417,10 @@ static void ack_one(struct tn_cc_model *m, struct flavour_run *r, struct tn_cc_s
     if (observed && sk->ss_exit_now)
         note_ss_exit(m, r, a);
     sk->ss_exit_now = false;
-    if (segs <= 0 || !cwnd_limited)
+    /* Linux tcp_cong_control -> tcp_may_raise_cwnd: the window grows only on an ACK that
+     * advances the cumulative ACK (FLAG_DATA_ACKED, RFC 5681 §3.1: in-order delivery), by
+     * everything it delivered (acked_sacked); a duplicate ACK that only SACKs does not grow it */
+    if (segs <= 0 || !cwnd_limited || a->acked <= 0)
         return;
     ops->cong_avoid(sk, segs);
     if (observed && sk->ss_exit_now)

@@ -276,6 +276,81 @@ static const struct sample_case rcv_cases[] = {
     {"parkinglot-cubic", "rcv3_eth0.pcap", 3, false},
 };
 
+/* Linux grows the window only on an ACK that advances snd_una (tcp_cong_control ->
+ * tcp_may_raise_cwnd, FLAG_DATA_ACKED): the duplicate ACKs of the kernel's Disorder state
+ * (tcp_cong_state.csv 1) leave its tcp_probe cwnd where it was, and the replay's too
+ * (every Disorder period in which tcp_probe shows no growth). */
+static const struct sample_case disorder_cases[] = {
+    {"reno-smallq", "snd1_eth0.pcap", 1, false},
+    {"cubic-loss1-owd10", "snd1_eth0.pcap", 1, false},
+    {"cubic-owd50", "snd1_eth0.pcap", 1, false},
+};
+
+/* the kernel's largest cwnd in [from, to] and its last one before from, from tcp_probe */
+static void kernel_cwnd_around(const char *dir, unsigned port, double from, double to, int *before, int *most)
+{
+    char p[1024], line[512], b[64];
+    path_of(p, sizeof p, dir, "tcp_probe.csv");
+    FILE *fp = fopen(p, "r");
+    ck_assert_msg(fp != NULL, "%s: cannot open", p);
+    *before = *most = -1;
+    while (fgets(line, sizeof line, fp)) {
+        if (!strncmp(line, "time_s", 6) || (unsigned)atoi(field(line, 3, b, sizeof b)) != port)
+            continue;
+        double t = field_time(line);
+        int cwnd = atoi(field(line, 9, b, sizeof b));
+        if (t < from)
+            *before = cwnd;
+        else if (t <= to && cwnd > *most)
+            *most = cwnd;
+    }
+    fclose(fp);
+}
+
+START_TEST(test_no_growth_on_duplicate_acks)
+{
+    const struct sample_case *sc = &disorder_cases[_i];
+    struct tn_analyzer *an;
+    unsigned port;
+    const struct tn_conn *c = load_flow(sc, &an, &port);
+    const struct tn_series *cw = &c->series[TN_A2B][TN_SER_CWND_EST];
+    char p[1024], line[512], b[64];
+    path_of(p, sizeof p, sc->dir, "tcp_cong_state.csv");
+    FILE *fp = fopen(p, "r");
+    ck_assert_msg(fp != NULL, "%s: cannot open", p);
+    double from = 0;
+    unsigned periods = 0;
+    while (fgets(line, sizeof line, fp)) {
+        if (!strncmp(line, "time_s", 6) || (unsigned)atoi(field(line, 3, b, sizeof b)) != port)
+            continue;
+        int st = atoi(field(line, 6, b, sizeof b));
+        double t = field_time(line);
+        if (from > 0) {   /* a Disorder period [from, t] ended */
+            int k_before, k_most;
+            kernel_cwnd_around(sc->dir, port, from, t, &k_before, &k_most);
+            /* (an ACK that advances snd_una in Disorder does grow it: those periods are not held) */
+            bool kernel_still = k_before > 0 && k_most <= k_before;
+            double ours = -1, most = -1;
+            for (size_t i = 0; i < cw->n; i++) {
+                double pt = (double)cw->pts[i].t_ns / 1e9;
+                if (pt < from)
+                    ours = cw->pts[i].v;
+                else if (pt <= t)
+                    most = fmax(most, cw->pts[i].v);
+            }
+            ck_assert_msg(!kernel_still || (ours > 0 && most <= ours),
+                          "%s %s: the replay grew in Disorder at %.6f: %.0f -> %.0f B (the kernel's stayed at %d)",
+                          sc->dir, sc->pcap, from, ours, most, k_before);
+            periods += kernel_still;
+        }
+        from = st == 1 ? t : 0;
+    }
+    fclose(fp);
+    ck_assert_msg(periods > 0, "%s: no Disorder period without growth in the kernel", sc->dir);
+    tn_analyzer_free(an);
+}
+END_TEST
+
 START_TEST(test_receiver_side_cwnd)
 {
     const struct sample_case *sc = &rcv_cases[_i];
@@ -437,6 +512,8 @@ Suite *tn_truth_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_sender_side_against_kernel, 0, (int)(sizeof cases / sizeof cases[0]));
     tcase_add_loop_test(tc, test_receiver_side_cwnd, 0, (int)(sizeof rcv_cases / sizeof rcv_cases[0]));
+    tcase_add_loop_test(tc, test_no_growth_on_duplicate_acks, 0,
+                        (int)(sizeof disorder_cases / sizeof disorder_cases[0]));
     tcase_add_loop_test(tc, test_receiver_side_decrease, 0, (int)(sizeof rcv_cases / sizeof rcv_cases[0]));
     tcase_add_loop_test(tc, test_vantage_points_against_kernel, 0,
                         (int)(sizeof vantage_cases / sizeof vantage_cases[0]));
