@@ -440,6 +440,8 @@ struct tn_dfcp_infer {
 
 struct tn_conn {
     unsigned idx;              /* 1-based, in order of first packet */
+    uint64_t ord;              /* place of its first packet in the trace (1-based): the key
+                                * shards are merged by (tn_analyzer_merge) */
     enum tn_pkt_kind proto;    /* TN_PK_TCP or TN_PK_DFCP */
     struct tn_addr a, b;       /* a = sender of the first packet seen (the SYN sender if seen) */
     uint16_t a_port, b_port;
@@ -512,6 +514,8 @@ struct tn_analysis_cfg {
 struct tn_analyzer;
 
 struct tn_analyzer *tn_analyzer_new(const struct tn_analysis_cfg *cfg);
+/* The configuration it runs with (defaults filled in). */
+const struct tn_analysis_cfg *tn_analyzer_cfg(const struct tn_analyzer *a);
 void tn_analyzer_free(struct tn_analyzer *a);
 
 /* Account one dissected packet.  status is tn_dissect's return value; source names the file
@@ -526,6 +530,38 @@ size_t tn_analyzer_retire_idle(struct tn_analyzer *a, int64_t now_ns, int64_t id
 
 /* Call once at the end of input, before reading results. */
 void tn_analyzer_finish(struct tn_analyzer *a);
+
+/* ---- shards (-j N, analysis_shard.c; /work/wt/SHARDS.md) ----
+ * A reader counts every packet into one analyzer (tn_analyzer_count) and hands each TCP/DFCP
+ * packet, with its place in the trace, to the shard that owns its connection
+ * (tn_shard_of(tn_flow_hash(p), n)), a plain analyzer fed by tn_analyzer_add_flow.  A
+ * connection's analysis depends only on its own packets and the trace clock of their places, so
+ * after tn_analyzer_finish on every shard, tn_analyzer_merge gives the connections -j 1 gives,
+ * numbered alike.  tn_analyzer_add(a, p, s, src) is tn_analyzer_add_flow(a, p,
+ * tn_analyzer_count(a, p, s, src)). */
+struct tn_pkt_place {
+    uint64_t ord;              /* the packet's place in the trace, 1-based */
+    int64_t clock_ns;          /* the latest time stamp before it (INT64_MIN at the first) */
+};
+
+/* The trace totals of one packet (frames, kinds, anomalies, first and last time); returns its
+ * place.  source as for tn_analyzer_add. */
+struct tn_pkt_place tn_analyzer_count(struct tn_analyzer *a, const struct tn_pkt *p, int status,
+                                      const char *source);
+/* The connection part of one packet (nothing for packets that are not TCP or DFCP). */
+void tn_analyzer_add_flow(struct tn_analyzer *a, const struct tn_pkt *p, struct tn_pkt_place place);
+
+/* Which of n shards owns the connection of a packet with this tn_flow_hash: the high 32 bits
+ * (the flow table indexes by the low ones). */
+static inline unsigned tn_shard_of(uint64_t hash, unsigned n)
+{
+    return n > 1 ? (unsigned)((hash >> 32) % n) : 0;
+}
+
+/* After tn_analyzer_finish on every shard: move all their connections into `into` (which
+ * counted the trace and holds no connection of its own), in the order of their first packet,
+ * numbered from 1; evictions are summed.  The shards are left empty, to be freed. */
+void tn_analyzer_merge(struct tn_analyzer *into, struct tn_analyzer *const *shards, size_t n);
 
 size_t tn_analyzer_conn_count(const struct tn_analyzer *a);
 const struct tn_conn *tn_analyzer_conn(const struct tn_analyzer *a, size_t i); /* i 0-based */

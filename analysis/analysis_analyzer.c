@@ -23,6 +23,11 @@ struct tn_analyzer *tn_analyzer_new(const struct tn_analysis_cfg *cfg)
     return a;
 }
 
+const struct tn_analysis_cfg *tn_analyzer_cfg(const struct tn_analyzer *a)
+{
+    return &a->cfg;
+}
+
 void tn_analyzer_free(struct tn_analyzer *a)
 {
     if (!a)
@@ -43,10 +48,11 @@ void tn_analyzer_free(struct tn_analyzer *a)
     free(a);
 }
 
-static void count_trace(struct tn_analyzer *a, const struct tn_pkt *p, int status, const char *source)
+struct tn_pkt_place tn_analyzer_count(struct tn_analyzer *a, const struct tn_pkt *p, int status,
+                                      const char *source)
 {
     struct tn_trace_stats *st = &a->st;
-    st->frames++;
+    struct tn_pkt_place place = {++st->frames, st->have_time ? tn_time_ns(st->last) : INT64_MIN};
     if (!st->have_time || tn_time_cmp(p->ts, st->first) < 0)
         st->first = p->ts;
     if (!st->have_time || tn_time_cmp(p->ts, st->last) > 0)
@@ -70,7 +76,7 @@ static void count_trace(struct tn_analyzer *a, const struct tn_pkt *p, int statu
     else if (status == TN_DIS_MALFORMED)
         st->malformed++;
     if (!p->anoms.bits)
-        return;
+        return place;
     st->anom_pkts++;
     for (int k = 0; k < TN_ANOM_COUNT; k++) {
         if (!tn_anom_has(&p->anoms, (enum tn_anom_kind)k))
@@ -80,10 +86,11 @@ static void count_trace(struct tn_analyzer *a, const struct tn_pkt *p, int statu
             st->anom_first_file[k] = source;
         }
     }
+    return place;
 }
 
 /* Side a is the sender of the first packet, except that a SYN-ACK's receiver is the SYN sender. */
-static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt *p)
+static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt *p, uint64_t ord)
 {
     if (a->cfg.max_conns && a->nactive >= a->cfg.max_conns)
         tn_analyzer_evict(a);
@@ -94,6 +101,7 @@ static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt 
     bool dfcp_synack = p->kind == TN_PK_DFCP && p->dfcp.type == TN_DFCP_T_SYNACK;
     bool swap = first_is_synack || dfcp_synack;
     c->proto = p->kind;
+    c->ord = ord;
     c->a = swap ? p->dst : p->src;
     c->b = swap ? p->src : p->dst;
     c->a_port = swap ? p->dport : p->sport;
@@ -166,7 +174,10 @@ static void finish_conn(struct tn_analyzer *a, struct tn_conn_priv *cp)
         tn_dfcp_conn_finish(&a->ctx, cp);
 }
 
-/* Queue a connection that just closed both ways; finish the inference of those quiet since. */
+/* Queue a connection that just closed both ways; finish the inference of those quiet since.
+ * now is the trace clock (never earlier than the place's clock): a queued connection that
+ * missed the sweep (one in front of it was not quiet yet) is finished at its next packet by
+ * quiet_finish, so what a connection becomes does not depend on the others (shards). */
 static void closed_conns(struct tn_analyzer *a, struct tn_conn_priv *cp, size_t idx, int64_t now)
 {
     if (cp->pub.proto == TN_PK_TCP && !cp->close_queued && !cp->inferred && tn_tcp_conn_closed(cp)) {
@@ -192,9 +203,22 @@ static void closed_conns(struct tn_analyzer *a, struct tn_conn_priv *cp, size_t 
     }
 }
 
+/* A closed connection whose packet comes after the trace clock passed its quiet time: what
+ * the sweep of the single analyzer would have finished before this packet. */
+static void quiet_finish(struct tn_analyzer *a, struct tn_conn_priv *cp, int64_t clock_ns)
+{
+    if (cp->close_queued && !cp->inferred && clock_ns != INT64_MIN &&
+        clock_ns - tn_time_ns(cp->pub.last) >= CLOSE_QUIET_NS)
+        tn_tcp_conn_finish(&a->ctx, cp);
+}
+
 void tn_analyzer_add(struct tn_analyzer *a, const struct tn_pkt *p, int status, const char *source)
 {
-    count_trace(a, p, status, source);
+    tn_analyzer_add_flow(a, p, tn_analyzer_count(a, p, status, source));
+}
+
+void tn_analyzer_add_flow(struct tn_analyzer *a, const struct tn_pkt *p, struct tn_pkt_place place)
+{
     if (p->kind != TN_PK_TCP && p->kind != TN_PK_DFCP)
         return;
 
@@ -209,17 +233,18 @@ void tn_analyzer_add(struct tn_analyzer *a, const struct tn_pkt *p, int status, 
         if (cp && p->kind == TN_PK_TCP && tn_tcp_conn_is_reuse(cp, dir_of(&cp->pub, p), p))
             cp = NULL;
         if (!cp) {
-            cp = new_conn(a, p);
+            cp = new_conn(a, p, place.ord);
             idx = (long)a->nconns - 1;
             tn_flowtab_set(a->flows, hash, idx, flow_match, &fp);
         }
         a->last_idx = idx;
     } else if (p->kind == TN_PK_TCP && tn_tcp_conn_is_reuse(cp, dir_of(&cp->pub, p), p)) {
-        cp = new_conn(a, p);
+        cp = new_conn(a, p, place.ord);
         idx = (long)a->nconns - 1;
         tn_flowtab_set(a->flows, tn_flow_hash(p), idx, flow_match, &fp);
         a->last_idx = idx;
     }
+    quiet_finish(a, cp, place.clock_ns);
 
     struct tn_conn *c = &cp->pub;
     enum tn_dir d = dir_of(c, p);
@@ -238,10 +263,10 @@ void tn_analyzer_add(struct tn_analyzer *a, const struct tn_pkt *p, int status, 
         tn_tcp_conn_pkt(&a->ctx, cp, d, p);
     else
         tn_dfcp_conn_pkt(&a->ctx, cp, d, p);
-    closed_conns(a, cp, (size_t)idx, tn_time_ns(p->ts));
+    int64_t t = tn_time_ns(p->ts);
+    closed_conns(a, cp, (size_t)idx, t > place.clock_ns ? t : place.clock_ns);
     a->ctx.pkt = NULL;   /* p is the caller's: it is gone when this returns */
 }
-
 
 void tn_analyzer_finish(struct tn_analyzer *a)
 {

@@ -35,7 +35,7 @@ static int read_trace(const struct tn_options *o, const char *path, struct tn_an
         tn_cli_warn(err.msg);
         return TN_EXIT_INPUT;
     }
-    struct tn_pipeline pl = {.src = src, .an = an};
+    struct tn_pipeline pl = {.src = src, .an = an, .workers = tn_pipeline_workers(o)};
     tn_pipeline_signals(src);
     int status = tn_pipeline_run(&pl);
     tn_pipeline_signals(NULL);

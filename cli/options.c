@@ -94,6 +94,7 @@ static const struct option longopts[] = {
     {"replay", optional_argument, NULL, OPT_REPLAY},
     {"idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT},
     {"max-connections", required_argument, NULL, OPT_MAX_CONNS},
+    {"threads", required_argument, NULL, 'j'},
     {"flow", required_argument, NULL, OPT_FIG},
     {"all-connections", no_argument, NULL, OPT_FIG},
     {"window", required_argument, NULL, OPT_FIG},
@@ -193,6 +194,8 @@ void tn_options_usage(FILE *out)
           "                            for its retired summary (default 120; 0 = never)\n"
           "      --max-connections N   connections analysed at once; beyond, the half-open and\n"
           "                            longest idle are evicted (default: from the memory; 0 = no limit)\n"
+          "  -j, --threads N           analysis threads, each owning the connections that hash to\n"
+          "                            it; outputs equal one thread's (default: every CPU)\n"
           "  -Z, --user USER           drop root privileges to USER after opening the interface\n"
           "tcptrace's options (same meaning):\n"
           "  -n                        accepted: names are never resolved\n"
@@ -496,6 +499,11 @@ static int parse_one(struct tn_options *o, int c, const char *arg, struct tn_err
         o->max_conns = n;
         return 0;
     }
+    case 'j':
+        if (parse_uint(arg, 1024, &v) || v == 0)
+            return tn_err_set(err, TN_EUSAGE, "-j/--threads: '%s' is not a number of threads 1-1024", arg);
+        o->threads = (long)v;
+        return 0;
     case 'Z':
         if (!*arg)
             return tn_err_set(err, TN_EUSAGE, "-Z: empty user name");
@@ -536,7 +544,7 @@ int tn_options_parse(struct tn_options *o, int argc, char **argv, struct tn_err 
      * after it was freed: fuzz_options, tests/fuzz/corpus/regress-options) */
     optind = 0;
     int c, li = -1;
-    while ((c = getopt_long(argc, argv, "+i:s:B:w:Z:o:plqhVAnrWbtGSTRN", longopts, &li)) != -1) {
+    while ((c = getopt_long(argc, argv, "+i:s:B:w:Z:o:j:plqhVAnrWbtGSTRN", longopts, &li)) != -1) {
         if (c == OPT_FIG) {
             int r = tn_options_parse_fig(o, longopts[li].name, optarg, err);
             if (r)

@@ -95,6 +95,7 @@ struct tn_options {
     double replay_speed;       /* --replay=SPEED: pace frames at SPEED x recorded; 0 = fast */
     const char *user;          /* -Z USER: drop root after opening the interface */
     double idle_timeout_s;     /* --idle-timeout: dashboard retires connections idle this long */
+    long threads;              /* -j/--threads: analysis workers, 0 = every online CPU */
     long max_conns;            /* --max-connections: -1 = from the machine's memory, 0 = none */
 };
 

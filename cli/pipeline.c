@@ -9,6 +9,7 @@
 
 #include "pipeline.h"
 #include "safeout.h"
+#include "shards.h"
 
 /* Records kept per TCP connection for figures before neighbours merge: 8 per pixel column of a
  * 16000-pixel-wide figure, 32 MiB per connection. */
@@ -32,6 +33,11 @@ void tn_pipeline_analysis_cfg(const struct tn_options *o, struct tn_analysis_cfg
     if (o->queue_estimate || o->ningress || o->ingress_if)
         acfg->record_series = true;
     acfg->max_conns = tn_pipeline_max_conns(o);
+}
+
+unsigned tn_pipeline_workers(const struct tn_options *o)
+{
+    return o->tui ? 1 : tn_shards_default(o->threads);
 }
 
 /* The state of an open connection with data both ways: the core, two senders, their window
@@ -165,9 +171,32 @@ static void warn_locked(struct tn_pipeline *p, struct held *h, const char *msg)
     p->on_warn(p->arg, msg);
 }
 
+/* The analysis of one item: in the analyzer, or counted there and handed to its worker. */
+static void analyze(struct tn_pipeline *p, struct tn_shards *sh, const struct tn_source_pkt *sp)
+{
+    if (!sh) {
+        tn_analyzer_add(p->an, &sp->pkt, sp->status, sp->origin);
+        return;
+    }
+    struct tn_pkt_place place = tn_analyzer_count(p->an, &sp->pkt, sp->status, sp->origin);
+    if (sp->pkt.kind == TN_PK_TCP || sp->pkt.kind == TN_PK_DFCP)
+        tn_shards_pkt(sh, &sp->pkt, place);
+}
+
+static struct tn_shards *start_workers(struct tn_pipeline *p)
+{
+    if (p->workers < 2 || p->lock)
+        return NULL;
+    struct tn_shards *sh = tn_shards_new(p->workers, tn_analyzer_cfg(p->an), p->src->live);
+    if (!sh)
+        tn_cli_warn("cannot start the analysis threads: running on one (-j 1)");
+    return sh;
+}
+
 int tn_pipeline_run(struct tn_pipeline *p)
 {
     int status = TN_EXIT_OK;
+    struct tn_shards *sh = start_workers(p);
     struct tn_source_pkt sp;
     struct tn_err err;
     struct held h = {.lock = p->lock};
@@ -191,7 +220,7 @@ int tn_pipeline_run(struct tn_pipeline *p)
             break;
         take(&h);
         if (sp.has_pkt && !sp.egress)
-            tn_analyzer_add(p->an, &sp.pkt, sp.status, sp.origin);
+            analyze(p, sh, &sp);
         if (p->on_item)
             p->on_item(p->item_arg, &sp);
         if (!sp.has_pkt)
@@ -200,7 +229,10 @@ int tn_pipeline_run(struct tn_pipeline *p)
         last_origin = sp.origin;
         int64_t t = tn_time_ns(sp.pkt.ts);
         if (p->retire_idle_ns > 0 && t - last_retire >= RETIRE_CHECK_NS) {
-            tn_analyzer_retire_idle(p->an, t, p->retire_idle_ns);
+            if (sh)
+                tn_shards_retire(sh, t, p->retire_idle_ns);
+            else
+                tn_analyzer_retire_idle(p->an, t, p->retire_idle_ns);
             last_retire = t;
         }
         if (p->on_trace_tick && t >= next_trace_tick) {
@@ -223,6 +255,8 @@ int tn_pipeline_run(struct tn_pipeline *p)
         p->on_tick(p->arg, p->src);
     }
     give(&h);
+    if (sh)
+        p->dropped += tn_shards_end(sh, p->an);
     /* a live capture ends this way: its report is whole; a trace read part way is not */
     if (first_signal && !p->src->live) {
         char msg[4400];

@@ -50,14 +50,19 @@ struct tn_pipeline {
     /* > 0: every second of trace time, connections idle this long keep only their summary
      * (tn_analyzer_retire_idle): long live runs stay bounded */
     int64_t retire_idle_ns;
+    /* > 1: -j N, that many workers own the connections (shards.c) and are merged into an at
+     * the end of the loop (their connections finished); not with a lock (the dashboard reads
+     * the analyzer while it runs) */
+    unsigned workers;
     /* results */
     uint64_t failed;           /* read errors: records the pipeline could not process */
+    uint64_t dropped;          /* live -j N: packets the workers were too far behind to take */
 };
 
 /* Read every item of the source into the analyzer until the input ends or *stop.  Returns the
  * exit status the input deserves (TN_EXIT_OK or TN_EXIT_INPUT; 128 + the signal when a signal
  * stopped the reading of a trace, which is then said on stderr with the last packet read).
- * Does not call tn_analyzer_finish. */
+ * Does not call tn_analyzer_finish (with workers, their connections arrive finished). */
 int tn_pipeline_run(struct tn_pipeline *p);
 
 /* The first SIGINT or SIGTERM ends the read of src (tn_source_break) and every later read; a
@@ -67,6 +72,9 @@ void tn_pipeline_signals(struct tn_source *src);
 
 /* The analysis config the options ask for: history only where an output needs it. */
 void tn_pipeline_analysis_cfg(const struct tn_options *o, struct tn_analysis_cfg *acfg);
+
+/* -j/--threads: the workers a run gets (1 for the dashboard). */
+unsigned tn_pipeline_workers(const struct tn_options *o);
 
 /* --max-connections, or half the machine's memory at 8 KiB a connection; 0 (no limit) for the
  * dashboard. */

@@ -72,6 +72,7 @@ void tn_run_start(struct tn_run *r)
         .item_arg = r,
         .replay_speed = o->replay_speed,
         .retire_idle_ns = tn_pipeline_retire_ns(o, &r->acfg),
+        .workers = tn_pipeline_workers(o),
     };
 }
 
@@ -120,6 +121,12 @@ int tn_run_end(struct tn_run *r)
         char msg[160];
         snprintf(msg, sizeof msg, "connection table full: %llu evicted, oldest idle first (--max-connections %zu)",
                  (unsigned long long)evicted, r->acfg.max_conns);
+        tn_cli_warn(msg);
+    }
+    if (r->pl.dropped) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "%llu packets not analysed: the analysis threads fell behind the capture (-j)",
+                 (unsigned long long)r->pl.dropped);
         tn_cli_warn(msg);
     }
     /* an unreadable input alone gets its error, not an empty report; a live capture that

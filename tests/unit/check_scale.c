@@ -2,6 +2,7 @@
  * connections interleaved, the inference of a connection closed both ways finished and freed
  * once it is quiet (its counters going on), and a bounded table under a SYN flood. */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis.h"
@@ -153,6 +154,97 @@ START_TEST(test_eviction_half_open_first)
 }
 END_TEST
 
+/* The packets of complete short connection i from t (handshake, 100 bytes each way, FINs). */
+static size_t short_conn_pkts(struct tn_pkt *v, uint32_t i, int64_t t)
+{
+    const struct tn_pkt c[] = {
+        pkt_of(i, true, 100, 0, S, 0, t),
+        pkt_of(i, false, 500, 101, S | A, 0, t + 1000000),
+        pkt_of(i, true, 101, 501, A, 0, t + 2000000),
+        pkt_of(i, true, 101, 501, P | A, 100, t + 3000000),
+        pkt_of(i, false, 501, 201, P | A, 100, t + 4000000),
+        pkt_of(i, true, 201, 601, F | A, 0, t + 5000000),
+        pkt_of(i, false, 601, 202, F | A, 0, t + 6000000),
+        pkt_of(i, true, 202, 602, A, 0, t + 7000000),
+    };
+    memcpy(v, c, sizeof c);
+    return sizeof c / sizeof c[0];
+}
+
+static int cmp_pkt_time(const void *x, const void *y)
+{
+    const struct tn_pkt *a = x, *b = y;
+    int c = tn_time_cmp(a->ts, b->ts);
+    return c ? c : (a->num > b->num) - (a->num < b->num);
+}
+
+/* -j N's promise at the analysis layer: 600 overlapping short connections read by one analyzer,
+ * and by three shards (each packet counted once, handed to the shard of its hash) merged after,
+ * give the same connections, numbers and results.  With it, connection 0's FIN resent 1 s after
+ * it closed, when only a connection of another shard moved the trace clock past its 200 ms
+ * quiet time: one analyzer had finished it then, its shard finishes it from the clock of the
+ * packet's place; both count a timeout retransmission. */
+START_TEST(test_shards_merge_like_one)
+{
+    enum { NC = 600, NSH = 3 };
+    struct tn_pkt *v = tn_xcalloc(8 * NC + 3, sizeof *v);
+    size_t n = 0;
+    for (uint32_t i = 0; i < NC; i++)
+        n += short_conn_pkts(v + n, i, T0 + (int64_t)i * 1500000);
+    for (size_t k = 0; k < n; k++)
+        v[k].num = k + 1;   /* the generation order breaks ties of time */
+    qsort(v, n, sizeof *v, cmp_pkt_time);
+    int64_t end = T0 + (int64_t)NC * 1500000 + 7000000;
+    /* a connection that hashes to another shard than connection 0 moves the clock on */
+    struct tn_pkt c0 = pkt_of(0, true, 1, 0, S, 0, T0);
+    uint32_t other = NC;
+    struct tn_pkt o = pkt_of(other, true, 1, 0, S, 0, end + 300000000);
+    while (tn_shard_of(tn_flow_hash(&o), NSH) == tn_shard_of(tn_flow_hash(&c0), NSH))
+        o = pkt_of(++other, true, 1, 0, S, 0, end + 300000000);
+    v[n++] = o;
+    v[n++] = pkt_of(0, false, 601, 202, F | A, 0, end + 1000000000);
+    for (size_t k = 0; k < n; k++)
+        v[k].num = k + 1;
+
+    struct tn_analyzer *one = tn_analyzer_new(NULL), *all = tn_analyzer_new(NULL), *sh[NSH];
+    for (int s = 0; s < NSH; s++)
+        sh[s] = tn_analyzer_new(NULL);
+    for (size_t k = 0; k < n; k++) {
+        tn_analyzer_add(one, &v[k], TN_DIS_OK, "test");
+        struct tn_pkt_place place = tn_analyzer_count(all, &v[k], TN_DIS_OK, "test");
+        tn_analyzer_add_flow(sh[tn_shard_of(tn_flow_hash(&v[k]), NSH)], &v[k], place);
+    }
+    tn_analyzer_finish(one);
+    for (int s = 0; s < NSH; s++) {
+        tn_analyzer_finish(sh[s]);
+        ck_assert_uint_gt(tn_analyzer_conn_count(sh[s]), NC / NSH / 2);   /* a real split */
+    }
+    tn_analyzer_merge(all, sh, NSH);
+    ck_assert_uint_eq(tn_analyzer_conn_count(all), NC + 1);
+    ck_assert_uint_eq(tn_analyzer_conn_count(one), NC + 1);
+    ck_assert_uint_eq(tn_analyzer_stats(all)->frames, n);
+    for (size_t k = 0; k <= NC; k++) {
+        const struct tn_conn *a = tn_analyzer_conn(one, k), *b = tn_analyzer_conn(all, k);
+        ck_assert_uint_eq(a->idx, k + 1);
+        ck_assert_uint_eq(b->idx, a->idx);
+        ck_assert_uint_eq(b->ord, a->ord);
+        ck_assert(memcmp(&a->a, &b->a, sizeof a->a) == 0 && a->a_port == b->a_port && a->b_port == b->b_port);
+        ck_assert(memcmp(a->d, b->d, sizeof a->d) == 0);
+        ck_assert(memcmp(a->inf, b->inf, sizeof a->inf) == 0);
+        ck_assert_int_eq(tn_conn_state(a), tn_conn_state(b));
+    }
+    /* the resent FIN: a timeout retransmission of the finished connection, in both */
+    const struct tn_conn *m0 = tn_analyzer_conn_by_number(all, 1);
+    ck_assert_uint_eq(m0->d[TN_B2A].fin, 2);
+    ck_assert_uint_eq(m0->inf[TN_B2A].rexmit[TN_EV_REXMIT_RTO - TN_EV_REXMIT_FAST], 1);
+    for (int s = 0; s < NSH; s++)
+        tn_analyzer_free(sh[s]);
+    tn_analyzer_free(one);
+    tn_analyzer_free(all);
+    free(v);
+}
+END_TEST
+
 Suite *tn_scale_suite(void)
 {
     Suite *s = suite_create("scale");
@@ -162,6 +254,7 @@ Suite *tn_scale_suite(void)
     tcase_add_test(tc, test_many_connections);
     tcase_add_test(tc, test_closed_connection_finished_when_quiet);
     tcase_add_test(tc, test_eviction_half_open_first);
+    tcase_add_test(tc, test_shards_merge_like_one);
     suite_add_tcase(s, tc);
     return s;
 }

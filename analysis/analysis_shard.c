@@ -1,0 +1,40 @@
+/* analysis_shard.c - the merge of shards (-j N): every shard's finished connections moved into
+ * one analyzer, in the order of their first packet in the trace and numbered as one analyzer
+ * numbers them, so that every output reads what -j 1 gives. */
+#include <stdlib.h>
+
+#include "analysis_int.h"
+
+static int cmp_ord(const void *x, const void *y)
+{
+    const struct tn_conn_priv *a = *(struct tn_conn_priv *const *)x, *b = *(struct tn_conn_priv *const *)y;
+    return a->pub.ord < b->pub.ord ? -1 : a->pub.ord > b->pub.ord;
+}
+
+void tn_analyzer_merge(struct tn_analyzer *into, struct tn_analyzer *const *shards, size_t n)
+{
+    TN_BUG_ON(into->nconns != 0);
+    size_t total = 0;
+    for (size_t s = 0; s < n; s++)
+        total += shards[s]->nconns;
+    tn_grow((void **)&into->conns, &into->cap, total, sizeof *into->conns);
+    for (size_t s = 0; s < n; s++) {
+        struct tn_analyzer *sh = shards[s];
+        for (size_t k = 0; k < sh->nconns; k++)
+            into->conns[into->nconns++] = sh->conns[k];
+        into->st.evicted += sh->st.evicted;
+        /* the connections are into's now: the shard keeps an empty table */
+        sh->nconns = sh->nactive = 0;
+        sh->closed_head = sh->nclosed = 0;
+        sh->last_idx = -1;
+    }
+    /* ordinals are unique (one packet starts one connection): the order is total */
+    if (into->nconns > 1)
+        qsort(into->conns, into->nconns, sizeof *into->conns, cmp_ord);
+    for (size_t k = 0; k < into->nconns; k++)
+        into->conns[k]->pub.idx = (unsigned)(k + 1);
+    /* evicted connections leave no gaps here (they do in one analyzer): with evictions the
+     * numbers depend on -j, as the evicted connections themselves do */
+    into->numbered = (unsigned)into->nconns;
+    into->last_idx = -1;
+}

@@ -1,0 +1,253 @@
+/* shards.c - -j N: one reader, N workers.  Packets travel in blocks (one lock per block, not
+ * per packet) through a bounded queue per worker; each worker is the only owner of its
+ * analyzer, finishes it at the end, and the reader merges them (tn_analyzer_merge). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "shards.h"
+
+enum {
+    BLOCK_ITEMS = 256,         /* packets per hand-over */
+    WORKER_BLOCKS = 16,        /* blocks per worker: the reader's, the worker's, the queue */
+    MAX_WORKERS = 1024,
+};
+
+/* A block not yet full goes out after this much wall time (live): a quiet link still reaches
+ * its worker within 10 ms. */
+#define LIVE_FLUSH_NS 10000000
+
+struct item {
+    struct tn_pkt pkt;         /* payload pointer cleared: the analysis reads lengths only */
+    struct tn_pkt_place place;
+    int64_t retire_idle_ns;    /* > 0: not a packet but "retire idle at place.clock_ns" */
+};
+
+struct block {
+    unsigned n;
+    struct item it[BLOCK_ITEMS];
+};
+
+struct worker {
+    struct tn_shards *s;
+    pthread_t th;
+    bool started;
+    struct tn_analyzer *an;
+    pthread_mutex_t mu;
+    pthread_cond_t work, freed;
+    struct block *queue[WORKER_BLOCKS];   /* full blocks, oldest at head */
+    unsigned qhead, qn;
+    struct block *free[WORKER_BLOCKS];
+    unsigned nfree;
+    bool done;                 /* no more blocks will come */
+    struct block *cur;         /* the reader's block being filled (reader only) */
+    int64_t cur_since;         /* wall time of its first item (live) */
+    uint64_t dropped;          /* reader only */
+};
+
+struct tn_shards {
+    unsigned n;
+    bool live;
+    struct worker *w;
+};
+
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void run_block(struct worker *w, const struct block *b)
+{
+    for (unsigned i = 0; i < b->n; i++) {
+        const struct item *it = &b->it[i];
+        if (it->retire_idle_ns > 0)
+            tn_analyzer_retire_idle(w->an, it->place.clock_ns, it->retire_idle_ns);
+        else
+            tn_analyzer_add_flow(w->an, &it->pkt, it->place);
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    for (;;) {
+        pthread_mutex_lock(&w->mu);
+        while (w->qn == 0 && !w->done)
+            pthread_cond_wait(&w->work, &w->mu);
+        if (w->qn == 0) {
+            pthread_mutex_unlock(&w->mu);
+            break;
+        }
+        struct block *b = w->queue[w->qhead];
+        w->qhead = (w->qhead + 1) % WORKER_BLOCKS;
+        w->qn--;
+        pthread_mutex_unlock(&w->mu);
+        run_block(w, b);
+        pthread_mutex_lock(&w->mu);
+        w->free[w->nfree++] = b;
+        pthread_cond_signal(&w->freed);
+        pthread_mutex_unlock(&w->mu);
+    }
+    tn_analyzer_finish(w->an);   /* the shards finish side by side */
+    return NULL;
+}
+
+/* Hand the reader's block to its worker and take a free one.  Live (and not at the end): when
+ * the worker is behind, the block's packets are dropped and counted instead of waiting; its
+ * retirement items stay, so memory stays bounded. */
+static void submit(struct tn_shards *s, struct worker *w, bool may_wait)
+{
+    struct block *b = w->cur;
+    pthread_mutex_lock(&w->mu);
+    if (w->nfree == 0 && s->live && !may_wait) {
+        pthread_mutex_unlock(&w->mu);
+        unsigned kept = 0;
+        for (unsigned i = 0; i < b->n; i++) {
+            if (b->it[i].retire_idle_ns > 0)
+                b->it[kept++] = b->it[i];
+            else
+                w->dropped++;
+        }
+        b->n = kept;
+        return;
+    }
+    while (w->nfree == 0)
+        pthread_cond_wait(&w->freed, &w->mu);
+    w->queue[(w->qhead + w->qn) % WORKER_BLOCKS] = b;
+    w->qn++;
+    w->cur = w->free[--w->nfree];
+    pthread_cond_signal(&w->work);
+    pthread_mutex_unlock(&w->mu);
+    w->cur->n = 0;
+}
+
+static struct item *slot(struct tn_shards *s, struct worker *w)
+{
+    if (w->cur->n == BLOCK_ITEMS)
+        submit(s, w, false);
+    if (w->cur->n == BLOCK_ITEMS)   /* live, dropped but full of retirement items */
+        submit(s, w, true);
+    if (s->live && w->cur->n == 0)
+        w->cur_since = mono_ns();
+    return &w->cur->it[w->cur->n++];
+}
+
+void tn_shards_pkt(struct tn_shards *s, const struct tn_pkt *p, struct tn_pkt_place place)
+{
+    struct worker *w = &s->w[tn_shard_of(tn_flow_hash(p), s->n)];
+    struct item *it = slot(s, w);
+    it->pkt = *p;
+    it->pkt.payload = NULL;
+    it->place = place;
+    it->retire_idle_ns = 0;
+    if (s->live && mono_ns() - w->cur_since >= LIVE_FLUSH_NS)
+        submit(s, w, false);
+}
+
+void tn_shards_retire(struct tn_shards *s, int64_t now_ns, int64_t idle_ns)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        struct item *it = slot(s, &s->w[i]);
+        it->place = (struct tn_pkt_place){0, now_ns};
+        it->retire_idle_ns = idle_ns;
+    }
+}
+
+static void free_worker(struct worker *w)
+{
+    tn_analyzer_free(w->an);
+    free(w->cur);
+    for (unsigned i = 0; i < w->nfree; i++)
+        free(w->free[i]);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->work);
+    pthread_cond_destroy(&w->freed);
+}
+
+/* Stop and join the started workers (their analyzers finished), free everything. */
+static void stop_all(struct tn_shards *s)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        struct worker *w = &s->w[i];
+        if (!w->started)
+            continue;
+        pthread_mutex_lock(&w->mu);
+        w->done = true;
+        pthread_cond_signal(&w->work);
+        pthread_mutex_unlock(&w->mu);
+        pthread_join(w->th, NULL);
+    }
+    for (unsigned i = 0; i < s->n; i++)
+        free_worker(&s->w[i]);
+    free(s->w);
+    free(s);
+}
+
+struct tn_shards *tn_shards_new(unsigned n, const struct tn_analysis_cfg *cfg, bool live)
+{
+    struct tn_shards *s = tn_xcalloc(1, sizeof *s);
+    s->n = n;
+    s->live = live;
+    s->w = tn_xcalloc(n, sizeof *s->w);
+    struct tn_analysis_cfg wc = *cfg;
+    if (wc.max_conns)   /* the limit is the run's: each worker holds its share */
+        wc.max_conns = wc.max_conns / n ? wc.max_conns / n : 1;
+    for (unsigned i = 0; i < n; i++) {
+        struct worker *w = &s->w[i];
+        w->s = s;
+        w->an = tn_analyzer_new(&wc);
+        pthread_mutex_init(&w->mu, NULL);
+        pthread_cond_init(&w->work, NULL);
+        pthread_cond_init(&w->freed, NULL);
+        for (unsigned b = 0; b < WORKER_BLOCKS - 1; b++)
+            w->free[w->nfree++] = tn_xmalloc(sizeof(struct block));
+        w->cur = tn_xmalloc(sizeof(struct block));
+        w->cur->n = 0;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        if (pthread_create(&s->w[i].th, NULL, worker_main, &s->w[i]) != 0) {
+            stop_all(s);
+            return NULL;
+        }
+        s->w[i].started = true;
+    }
+    return s;
+}
+
+uint64_t tn_shards_end(struct tn_shards *s, struct tn_analyzer *an)
+{
+    uint64_t dropped = 0;
+    for (unsigned i = 0; i < s->n; i++) {
+        struct worker *w = &s->w[i];
+        if (w->cur->n)
+            submit(s, w, true);
+        dropped += w->dropped;
+    }
+    for (unsigned i = 0; i < s->n; i++) {
+        struct worker *w = &s->w[i];
+        pthread_mutex_lock(&w->mu);
+        w->done = true;
+        pthread_cond_signal(&w->work);
+        pthread_mutex_unlock(&w->mu);
+        pthread_join(w->th, NULL);
+        w->started = false;
+    }
+    struct tn_analyzer **v = tn_xmalloc(s->n * sizeof *v);
+    for (unsigned i = 0; i < s->n; i++)
+        v[i] = s->w[i].an;
+    tn_analyzer_merge(an, v, s->n);
+    free(v);
+    stop_all(s);
+    return dropped;
+}
+
+unsigned tn_shards_default(long asked)
+{
+    long n = asked > 0 ? asked : sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+        n = 1;
+    return n > MAX_WORKERS ? MAX_WORKERS : (unsigned)n;
+}
