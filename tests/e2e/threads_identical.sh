@@ -86,16 +86,54 @@ if [ "$multi" -lt 8 ]; then
     fail=1
 fi
 
-if [ -n "$corpus" ] && [ -d "$corpus" ]; then
-    c_runs=$runs
-    while IFS= read -r -d '' f; do
-        same "${f#"$corpus"/}" -l --csv @D@/csv --ns2 "$f"
-    done < <(find "$corpus/ns2-traces" -type f -name '*.tr' -print0 2>/dev/null | sort -z)
-    while IFS= read -r -d '' f; do
-        ONLY_MULTI=1 same "${f#"$corpus"/}" -l -r -W --timeline --csv @D@/csv "$f"
-    done < <(find "$corpus" -type f ! -path '*/ns2-traces/*' ! -name '*.md' ! -name '*.tsv' ! -name '*.txt' \
-             -print0 | sort -z)
-    echo "threads_identical: corpus: $((runs - c_runs)) runs compared"
+# The corpus: one job per file, two at a time (as corpus_walk.sh); each job runs -j 1 and -j 3
+# with the same output path and prints SAME, DIFF (and the start of the diff) or ONE (-j 1 found
+# fewer than two connections: nothing to merge, -j 3 not run).
+cat >"$tmp/one.sh" <<'EOF'
+bin=$1 top=$2 ns2=$3 f=$4
+d=$(mktemp -d "$top/job.XXXXXX")
+args=(-l -r -W --timeline --csv "$d/out/csv")
+[ "$ns2" = 1 ] && args=(-l --csv "$d/out/csv" --ns2)
+for j in 1 3; do
+    mkdir -p "$d/out"
+    (cd "$d/out" && timeout 120 "$bin" -j "$j" "${args[@]}" "$f" >stdout 2>stderr; echo $? >rc)
+    mv "$d/out" "$d/j$j"
+    n=1
+    [ -f "$d/j1/csv/connections.csv" ] && n=$(($(wc -l <"$d/j1/csv/connections.csv") - 1))
+    if [ $j = 1 ] && [ "$ns2" != 1 ] && [ "$n" -lt 2 ]; then
+        echo "ONE $f"
+        rm -rf "$d"
+        exit 0
+    fi
+done
+if diff -r "$d/j1" "$d/j3" >"$d/diff" 2>&1; then
+    echo "SAME $f"
+else
+    echo "DIFF $f"
+    head -10 "$d/diff"
+fi
+rm -rf "$d"
+EOF
+if [ -n "$corpus" ] && [ -d "$corpus" ] && [ -f "$corpus/MANIFEST.tsv" ]; then
+    corpus=$(cd "$corpus" && pwd)   # the runs start in their output folder
+    find "$corpus/ns2-traces" -type f -name '*.tr' -print0 2>/dev/null |
+        xargs -0 -r -n1 -P2 bash "$tmp/one.sh" "$bin" "$tmp" 1 >"$tmp/corpus.out" 2>&1
+    # the captures with TCP packets (MANIFEST.tsv: path in column 1, tcp_packets in column 7)
+    awk -F'\t' -v c="$corpus" 'NR > 1 && $7 + 0 >= 2 { printf "%s/%s%c", c, $1, 0 }' "$corpus/MANIFEST.tsv" |
+        xargs -0 -r -n1 -P2 bash "$tmp/one.sh" "$bin" "$tmp" 0 >>"$tmp/corpus.out" 2>&1
+    same_n=$(grep -c '^SAME ' "$tmp/corpus.out")
+    one_n=$(grep -c '^ONE ' "$tmp/corpus.out")
+    echo "threads_identical: corpus: $same_n runs identical, $one_n with fewer than two connections (-j 1 only)"
+    if grep -q '^DIFF ' "$tmp/corpus.out"; then
+        echo "FAIL: -j 3 differs from -j 1 on corpus files:"
+        grep -A10 '^DIFF ' "$tmp/corpus.out" | head -60
+        fail=1
+    fi
+    if [ "$same_n" -lt 100 ]; then
+        echo "FAIL: only $same_n corpus runs compared"
+        head -5 "$tmp/corpus.out"
+        fail=1
+    fi
 else
     echo "threads_identical: no corpus (../shared/corpus or TN_CORPUS): samples only"
 fi
