@@ -461,7 +461,9 @@ struct tn_conn {
     double hs_rtt_ms;          /* SYN -> SYN-ACK -> ACK as seen here; < 0 when not seen */
     double hs_half_ms[2];      /* [a side] monitor<->a and [b side] monitor<->b round trips */
     int64_t hs_ack_ns;         /* the handshake's ACK as seen here (0: not seen) */
-    struct tn_tcp_infer inf[2];/* per sending direction */
+    struct tn_tcp_infer *inf;  /* [2], per sending direction; a connection that has seen one
+                                * SYN only shares a read-only pair of zeros (2 KB less for each
+                                * SYN of a flood) until its second packet */
 
     /* recorded history (only when the analysis config asks for it) */
     struct tn_event *events;

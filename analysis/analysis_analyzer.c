@@ -39,6 +39,7 @@ void tn_analyzer_free(struct tn_analyzer *a)
         }
         if (a->conns[i]->pub.dfcp != &tn_no_dfcp)
             free(a->conns[i]->pub.dfcp);
+        tn_conn_free_inf(&a->conns[i]->pub);
         free(a->conns[i]);
     }
     free(a->conns);
@@ -118,6 +119,9 @@ static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt 
     }
     cp->rst_dir = -1;
     c->dfcp = (struct tn_dfcp_infer *)&tn_no_dfcp;
+    /* a pure SYN as the first packet writes no result: a flood's SYNs share the zeros */
+    bool pure_syn = p->kind == TN_PK_TCP && (p->tcp.flags & (TN_TCP_SYN | TN_TCP_ACK)) == TN_TCP_SYN;
+    c->inf = pure_syn ? (struct tn_tcp_infer *)tn_no_inf : tn_xcalloc(2, sizeof *c->inf);
     if (p->kind == TN_PK_DFCP) {
         cp->dfcp = tn_xcalloc(1, sizeof *cp->dfcp);
         c->dfcp = tn_xcalloc(1, sizeof *c->dfcp);
@@ -245,6 +249,8 @@ void tn_analyzer_add_flow(struct tn_analyzer *a, const struct tn_pkt *p, struct 
         a->last_idx = idx;
     }
     quiet_finish(a, cp, place.clock_ns);
+    if (cp->pub.inf == tn_no_inf && cp->pub.d[0].pkts + cp->pub.d[1].pkts > 0)   /* its second packet */
+        cp->pub.inf = tn_xcalloc(2, sizeof *cp->pub.inf);
 
     struct tn_conn *c = &cp->pub;
     enum tn_dir d = dir_of(c, p);

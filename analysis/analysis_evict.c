@@ -9,6 +9,14 @@
 
 /* The DFCP results of a TCP connection: none (read-only, shared). */
 const struct tn_dfcp_infer tn_no_dfcp;
+const struct tn_tcp_infer tn_no_inf[2];
+
+void tn_conn_free_inf(struct tn_conn *c)
+{
+    if (c->inf != tn_no_inf)
+        free(c->inf);
+    c->inf = (struct tn_tcp_infer *)tn_no_inf;
+}
 
 /* The analysis state of a connection (not its summary, not its records). */
 void tn_conn_free_state(struct tn_conn_priv *cp)
@@ -24,6 +32,7 @@ void tn_conn_priv_destroy(struct tn_conn_priv *cp)
     tn_conn_free_records(&cp->pub);
     if (cp->pub.dfcp != &tn_no_dfcp)
         free(cp->pub.dfcp);
+    tn_conn_free_inf(&cp->pub);
     free(cp);
 }
 

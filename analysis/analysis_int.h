@@ -289,6 +289,10 @@ void tn_conn_priv_destroy(struct tn_conn_priv *cp);
 void tn_conn_free_state(struct tn_conn_priv *cp);
 /* The DFCP results of a TCP connection: none (read-only, shared). */
 extern const struct tn_dfcp_infer tn_no_dfcp;
+/* The inference results of a connection that has seen one SYN only (read-only, shared: a write
+ * through it faults, it never passes unnoticed). */
+extern const struct tn_tcp_infer tn_no_inf[2];
+void tn_conn_free_inf(struct tn_conn *c);
 
 /* Per-protocol packet handlers: p belongs to c, in direction d. */
 /* tcptrace's long-report counters of one packet (analysis_tcp_counts.c); after the others. */

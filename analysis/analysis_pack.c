@@ -3,6 +3,7 @@
  *
  *   magic "TNC1", sizeof(struct tn_conn), sizeof(struct tn_event)     u32 each
  *   struct tn_conn (pointers meaningless)
+ *   TCP inference results: present (u8; not for a lone SYN's shared zeros), 2 x struct tn_tcp_infer
  *   events: n (u64), n x struct tn_event
  *   series: present (u8); then per direction and kind n (u64), n x struct tn_point
  *   packet records: n (u64), n x struct tn_pktrec
@@ -36,6 +37,10 @@ void tn_conn_pack(const struct tn_conn *c, struct tn_packbuf *b)
     put_u32(b, (uint32_t)sizeof *c);
     put_u32(b, (uint32_t)sizeof(struct tn_event));
     tn_packbuf_put(b, c, sizeof *c);
+    bool inf = c->inf != tn_no_inf;   /* a lone SYN's are the shared zeros */
+    put_u8(b, inf);
+    if (inf)
+        tn_packbuf_put(b, c->inf, 2 * sizeof *c->inf);
     put_array(b, c->events, c->nevents, sizeof *c->events);
     bool series = c->series != tn_no_series;
     put_u8(b, series);
@@ -88,6 +93,11 @@ struct tn_conn *tn_conn_unpack(const uint8_t *in, size_t n, size_t *used)
     struct tn_conn *c = &cp->pub;
     tn_unpack_get(&r, c, sizeof *c);
     c->retired = false;
+    c->inf = (struct tn_tcp_infer *)tn_no_inf;
+    if (tn_unpack_u8(&r) && !r.bad) {
+        c->inf = tn_xmalloc(2 * sizeof *c->inf);
+        tn_unpack_get(&r, c->inf, 2 * sizeof *c->inf);
+    }
     c->series = tn_no_series;
     c->dfcp = (struct tn_dfcp_infer *)&tn_no_dfcp;
     c->blocks = NULL;

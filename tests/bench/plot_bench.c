@@ -47,6 +47,8 @@ int main(int argc, char **argv)
     c.b_port = 5201;
     static struct tn_series no_series[2][TN_SER_COUNT];
     c.series = no_series;
+    static struct tn_tcp_infer no_inf[2];
+    c.inf = no_inf;
     c.pkts = tn_xmalloc(n * sizeof *c.pkts);
     c.npkts = c.cap_pkts = n;
     int64_t t0 = 1700000000LL * 1000000000, dt = 1000;   /* 1 us apart: 1 Mpkt/s */

@@ -693,6 +693,7 @@ static struct tn_conn *synth_conn(enum tn_pkt_kind proto, size_t npkts, double s
     c->pkts = tn_xcalloc(npkts ? npkts : 1, sizeof *c->pkts);
     c->npkts = c->cap_pkts = npkts;
     c->series = tn_xcalloc(2, sizeof *c->series);
+    c->inf = tn_xcalloc(2, sizeof *c->inf);
     return c;
 }
 
@@ -706,6 +707,7 @@ static void synth_free(struct tn_conn *c)
     for (size_t i = 0; i < c->nblocks; i++)
         free(c->blocks[i].seen);
     free(c->blocks);
+    free(c->inf);
     free(c);
 }
 
