@@ -83,6 +83,8 @@ struct tn_pending_ack {
     int64_t delivered;         /* una plus the bytes SACKed above it: each byte counted once */
     int64_t adj;               /* pipe = snd_nxt - una - adj (SACKed, lost, dupacked, resent) */
     bool in_episode, episode_ended;
+    uint8_t ends;              /* the episode this ACK ended, for the window models: 0 none,
+                                * TN_EP_RECOVERY or TN_EP_RTO (told when the sender processes it) */
 };
 
 #define TN_PENDING_MAX 65536
@@ -151,6 +153,7 @@ struct tn_sender {
     struct tn_event first_loss;/* the slowstart_end a first loss would give (t_ns 0: none) */
     double beta_before;        /* flight when the current fast recovery began (segments) */
     bool beta_pending;         /* waiting for the first flight after that recovery */
+    uint8_t ends_pending;      /* the episode the ACK being read ended (tn_pending_ack.ends) */
     int64_t beta_after_ns;     /* ... released by an ACK seen at or after this time */
     double *betas;             /* [TN_BETA_MAX] flight after / flight before, per fast
                                 * recovery; allocated at the first */

@@ -324,8 +324,10 @@ static void end_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, en
     tn_rec_event(ctx, &cp->pub, pd, k, p, (uint64_t)s->recovery_point, 0,
                  "%s after %.1f ms; recovery point %lld", why,
                  ms_between(tn_time_ns(p->ts), s->episode_start_ns), (long long)s->recovery_point);
+    /* the models end it when the sender processes the ACK that ended it (resolve_pending):
+     * away from the sender the ACKs before it, still on their way, were sent in the episode */
     if (s->episode == TN_EP_RECOVERY || s->episode == TN_EP_RTO)
-        tn_cc_on_recovery_end(s->models, tn_time_ns(p->ts), s->episode == TN_EP_RTO);
+        s->ends_pending = (uint8_t)s->episode;
     /* the multiplicative decrease tells the flavour: 0.5 Reno, 0.7 CUBIC (measured on
      * windows of 8 segments or more, where one segment does not blur it) */
     s->beta_pending = s->episode == TN_EP_RECOVERY && s->beta_before >= 8;
@@ -354,6 +356,30 @@ static void slowstart_over(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum 
         inf->slowstart_ended = true;
         inf->slowstart_end_ns = t;
         tn_rec_event(ctx, c, d, TN_EV_SLOWSTART_END, p, (uint64_t)s->una, 0, "%s", s->first_loss.detail);
+    }
+}
+
+static void resolve_pending(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
+                            struct tn_sender *s, const struct tn_pending_ack *pa);
+
+/* A new episode begins: the end of the last one reaches the models first (the ACKs up to the
+ * one that ended it are handed over now; ended here, by a timeout, it ends at once). */
+static void end_episode_in_models(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                                  struct tn_sender *s, int64_t t)
+{
+    bool ends = false;
+    for (unsigned i = 0; i < s->pend_n && !ends; i++)
+        ends = s->pend[(s->pend_head + i) % s->pend_cap].ends != 0;
+    while (ends && s->pend_n) {
+        struct tn_pending_ack pa = s->pend[s->pend_head];
+        s->pend_head = (s->pend_head + 1) % s->pend_cap;
+        s->pend_n--;
+        resolve_pending(ctx, cp, d, s, &pa);
+        ends = !pa.ends;
+    }
+    if (s->ends_pending) {
+        tn_cc_on_recovery_end(s->models, t, s->ends_pending == TN_EP_RTO);
+        s->ends_pending = 0;
     }
 }
 
@@ -386,6 +412,7 @@ static void start_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, 
     snprintf(why_ss, sizeof why_ss, "loss: %s at flight %.0f B",
              ep == TN_EP_RTO ? "timeout" : "fast retransmit", flight);
     slowstart_over(ctx, c, d, s, p, t, why_ss);
+    end_episode_in_models(ctx, cp, d, s, t);
     tn_cc_on_loss(s->models, t, ep == TN_EP_RTO, flight);
 }
 
@@ -622,6 +649,8 @@ static void resolve_pending(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp
     s->sent_flight_max = 0;
     /* the sender processed it half the monitor <-> sender round trip after the monitor saw it */
     int64_t at = pa->t_ns + reaction_ns(cp, sd) / 2;
+    if (pa->ends)
+        tn_cc_on_recovery_end(s->models, at, pa->ends == TN_EP_RTO);
     struct tn_cc_ack ca = {
         .t_ns = at,
         .pkt = ctx->pkt ? ctx->pkt->num : 0,
@@ -979,7 +1008,9 @@ void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
         .adj = hi - s->una - pipe_bytes(s, hi),
         .in_episode = s->episode != TN_EP_NONE,
         .episode_ended = was_in_episode && s->episode == TN_EP_NONE,
+        .ends = s->ends_pending,
     });
+    s->ends_pending = 0;
     advance_pending(ctx, cp, sd, s, t);
 }
 

@@ -261,19 +261,28 @@ END_TEST
  * monitor repaired by a probe).  Held to a looser bound than the sender side: the worst flow
  * was 35% (median) when this test was written; the parking lot's long flow, whose first
  * segment was lost before the receiver, was 141% before slow start's unseen end was detected. */
-static const struct sample_case rcv_cases[] = {
-    {"reno-smallq", "rcv1_eth0.pcap", 1, false},
-    {"cubic-loss1-owd10", "rcv1_eth0.pcap", 1, false},
-    {"cubic-loss1-owd100", "rcv1_eth0.pcap", 1, false},
-    {"cubic-owd5", "rcv1_eth0.pcap", 1, false},
-    {"cubic-owd25", "rcv1_eth0.pcap", 1, false},
-    {"cubic-owd50", "rcv1_eth0.pcap", 1, false},
-    {"cubic-queue-4points", "rcv1_eth0.pcap", 1, false},
-    {"dumbbell-cubic-rtt", "rcv1_eth0.pcap", 1, false},
-    {"dumbbell-cubic-rtt", "rcv2_eth0.pcap", 2, false},
-    {"parkinglot-cubic", "rcv1_eth0.pcap", 1, false},
-    {"parkinglot-cubic", "rcv2_eth0.pcap", 2, false},
-    {"parkinglot-cubic", "rcv3_eth0.pcap", 3, false},
+/* Receiver-side captures, with bounds on the window error against the kernel's tcp_probe:
+ * what the replay reaches since a recovery ends in the models when the sender processes the
+ * ACK that ended it (before: 4.5-26.7% median, 10-77% p90 on these flows; the targets are 10%
+ * and 25%). */
+struct rcv_case {
+    struct sample_case sc;
+    double cwnd_med, cwnd_p90;
+};
+
+static const struct rcv_case rcv_cases[] = {
+    {{"reno-smallq", "rcv1_eth0.pcap", 1, false}, 0.18, 0.41},          /* was 25.0% / 76.9% */
+    {{"cubic-loss1-owd10", "rcv1_eth0.pcap", 1, false}, 0.16, 0.31},    /* 26.7 / 50.0 */
+    {{"cubic-loss1-owd100", "rcv1_eth0.pcap", 1, false}, 0.05, 0.10},   /* 25.0 / 38.1 */
+    {{"cubic-owd5", "rcv1_eth0.pcap", 1, false}, 0.04, 0.12},           /* 4.5 / 28.9 */
+    {{"cubic-owd25", "rcv1_eth0.pcap", 1, false}, 0.07, 0.19},          /* 9.2 / 33.3 */
+    {{"cubic-owd50", "rcv1_eth0.pcap", 1, false}, 0.06, 0.17},          /* 6.9 / 13.9 */
+    {{"cubic-queue-4points", "rcv1_eth0.pcap", 1, false}, 0.04, 0.11},  /* 17.9 / 37.5 */
+    {{"dumbbell-cubic-rtt", "rcv1_eth0.pcap", 1, false}, 0.07, 0.14},   /* 13.6 / 37.1 */
+    {{"dumbbell-cubic-rtt", "rcv2_eth0.pcap", 2, false}, 0.11, 0.20},   /* 10.7 / 19.2 */
+    {{"parkinglot-cubic", "rcv1_eth0.pcap", 1, false}, 0.20, 0.58},     /* 19.2 / 57.0 */
+    {{"parkinglot-cubic", "rcv2_eth0.pcap", 2, false}, 0.05, 0.12},     /* 14.9 / 28.6 */
+    {{"parkinglot-cubic", "rcv3_eth0.pcap", 3, false}, 0.05, 0.13},     /* 16.3 / 32.5 */
 };
 
 /* Linux grows the window only on an ACK that advances snd_una (tcp_cong_control ->
@@ -353,12 +362,15 @@ END_TEST
 
 START_TEST(test_receiver_side_cwnd)
 {
-    const struct sample_case *sc = &rcv_cases[_i];
+    const struct rcv_case *rc = &rcv_cases[_i];
+    const struct sample_case *sc = &rc->sc;
     struct tn_analyzer *an;
     unsigned port;
     const struct tn_conn *c = load_flow(sc, &an, &port);
     struct tn_accuracy a = accuracy_of(sc, an, c);
-    ck_assert_msg(a.cwnd_err_med <= 0.40, "%s %s: cwnd median error %.3f", sc->dir, sc->pcap, a.cwnd_err_med);
+    ck_assert_msg(a.cwnd_err_med <= rc->cwnd_med && a.cwnd_err_p90 <= rc->cwnd_p90,
+                  "%s %s: cwnd error median %.3f p90 %.3f (bounds %.2f, %.2f)", sc->dir, sc->pcap,
+                  a.cwnd_err_med, a.cwnd_err_p90, rc->cwnd_med, rc->cwnd_p90);
     /* the flavour at the receiver: the decrease shows there as 0.83-1.00 (0.55-0.77 at the
      * senders), so the verdict is weak; it must never be wrong with confidence 0.5 or more */
     char key[64], val[128];
@@ -380,7 +392,7 @@ END_TEST
  * it is measured on (8 segments): 0.125. */
 START_TEST(test_receiver_side_decrease)
 {
-    const struct sample_case *sc = &rcv_cases[_i];
+    const struct sample_case *sc = &rcv_cases[_i].sc;
     struct tn_analyzer *an;
     unsigned port;
     const struct tn_conn *c = load_flow(sc, &an, &port);
@@ -415,13 +427,17 @@ struct vantage_case {
 static const struct vantage_case vantage_cases[] = {
     {"bbr-loss1-owd10", "snd1_eth0.pcap", 1, false, 0.06, 0.40, 0, 0},
     {"bbr-loss1-owd10", "rtr_bn0.pcap", 1, true, 0.12, 0.90, 0, 0},
-    {"bbr-loss1-owd10", "rcv1_eth0.pcap", 1, true, 0.10, 0.80, 0, 0},
+    /* three bounds were raised when recoveries began to end in the models when the sender
+     * processes the ACK that ended them (the kernel's moment): in the longer recoveries the
+     * segments lost before this monitor are in the sender's pipe but not in the one seen here
+     * (was 0.10 median here; 0.45 p90 at cubic-bdp-owd40's receiver; 0.40 at cubic-pause's) */
+    {"bbr-loss1-owd10", "rcv1_eth0.pcap", 1, true, 0.17, 0.80, 0, 0},
     {"cubic-bdp-owd40", "snd1_eth0.pcap", 1, false, 0.03, 0.45, 0, 0},
     /* one segment was dropped twice (tcp_retransmit_pairs.csv): 556 drops, 555 holes seen */
-    {"cubic-bdp-owd40", "rcv1_eth0.pcap", 1, true, 0.10, 0.45, 1, 1},
+    {"cubic-bdp-owd40", "rcv1_eth0.pcap", 1, true, 0.14, 0.76, 1, 1},
     {"cubic-pause-owd10", "snd1_eth0.pcap", 1, false, 0.31, 0.57, 0, 0},
     {"cubic-pause-owd10", "rtr_bn0.pcap", 1, true, 0.05, 0.57, 0, 0},
-    {"cubic-pause-owd10", "rcv1_eth0.pcap", 1, true, 0.08, 0.40, 0, 0},
+    {"cubic-pause-owd10", "rcv1_eth0.pcap", 1, true, 0.08, 0.55, 0, 0},
 };
 
 static unsigned manifest_uint(const char *dir, const char *key)
