@@ -170,6 +170,20 @@ static void read_next(struct job *j)
     }
 }
 
+/* The rank owning a connection of this tn_flow_hash: the hash mixed again (MurmurHash3's
+ * 64-bit finalizer) before the modulo, so that neither the flow table's slots (the low bits)
+ * nor the threads of a rank (the high bits, tn_shard_of) see only a fraction of their values. */
+static int owner_of(uint64_t hash, int nranks)
+{
+    uint64_t k = hash;
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ULL;
+    k ^= k >> 33;
+    return (int)(k % (uint64_t)nranks);
+}
+
 /* Record layout: file index (u32), dissection status (u8), tn_pkt_pack's bytes. */
 static void route(struct job *j, const struct tn_source_pkt *sp)
 {
@@ -178,7 +192,7 @@ static void route(struct job *j, const struct tn_source_pkt *sp)
         tn_analyzer_add(j->other, p, sp->status, j->o->files[j->file]);
         return;
     }
-    int dest = (int)(tn_flow_hash(p) % (uint64_t)j->size);
+    int dest = owner_of(tn_flow_hash(p), j->size);
     uint8_t rec[5 + TN_PKT_PACK_MAX];
     uint32_t file = (uint32_t)j->file;
     memcpy(rec, &file, 4);
