@@ -670,8 +670,13 @@ static int run_divided(struct job *j)
     return status;
 }
 
+/* A rank's standard output is a pipe to the launcher, which Open MPI line-buffers: a report of
+ * many connections would cost a write and a forwarding per line. */
+static char stdout_buf[1 << 16];
+
 int tn_cluster_main(const struct tn_options *o, int (*alone)(const struct tn_options *o))
 {
+    setvbuf(stdout, stdout_buf, _IOFBF, sizeof stdout_buf);
     MPI_Init(NULL, NULL);
     struct job j = {.o = o, .file = -1};
     MPI_Comm_rank(MPI_COMM_WORLD, &j.rank);
