@@ -1,5 +1,5 @@
 /* cluster_mpi.c - one run over the ranks of an MPI job (docs/cluster.md).  Only the MPI
- * standard is used (MPI-2 collectives and point-to-point), so Open MPI and MPICH both do.
+ * standard is used (MPI-3 collectives and point-to-point), so Open MPI and MPICH both do.
  *
  * Reading: rank r reads its run of the files (tn_cluster_partition) in order.  Rounds: every
  * rank tells the others (MPI_Allgather) whether it has finished and how many bytes of records
@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cluster.h"
@@ -41,7 +42,9 @@
 /* Records one rank reads at most per round: the round's buffers stay near 10 MB a rank
  * (TN_CLUSTER_ROUND in the environment sets another number). */
 #define TN_CLUSTER_ROUND_RECORDS 65536
-/* Largest message of the merge (MPI counts are int). */
+/* The merge's messages: about this many bytes of connections each, sent in pieces of at most
+ * TN_CLUSTER_CHUNK (MPI counts are int). */
+#define TN_CLUSTER_RESULT_MSG (64 << 20)
 #define TN_CLUSTER_CHUNK (1 << 30)
 
 /* The key of a packet in the order one process reads them: file index, packet number. */
@@ -256,6 +259,24 @@ static size_t analyse_ready(struct job *j, const long long *state)
     return held;
 }
 
+/* Wait for a collective without spinning: Open MPI and MPICH poll while a blocking collective
+ * waits, which takes the core from a rank still reading or analysing on the same machine.
+ * MPI_Test drives the progress; the sleep grows from 1 us to 1 ms. */
+static void wait_gently(MPI_Request *rq)
+{
+    long ns = 1000;
+    for (;;) {
+        int done = 0;
+        MPI_Test(rq, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return;
+        struct timespec t = {0, ns};
+        nanosleep(&t, NULL);
+        if (ns < 1000000)
+            ns *= 2;
+    }
+}
+
 static void exchange(struct job *j)
 {
     int n = j->size;
@@ -274,7 +295,9 @@ static void exchange(struct job *j)
             memcpy(sbuf + sd[d], j->out[d].p, j->out[d].n);
         j->out[d].n = 0;
     }
-    MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, MPI_COMM_WORLD);
+    MPI_Request rq;
+    MPI_Ialltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, MPI_COMM_WORLD, &rq);
+    wait_gently(&rq);
     size_t rtotal = 0;
     for (int s = 0; s < n; s++) {
         if (rtotal > (size_t)INT_MAX - (size_t)rc[s])
@@ -299,7 +322,9 @@ static void rounds(struct job *j)
     read_next(j);
     for (;;) {
         long long mine[2] = {!j->have, (long long)held};
-        MPI_Allgather(mine, 2, MPI_LONG_LONG, state, 2, MPI_LONG_LONG, MPI_COMM_WORLD);
+        MPI_Request rq;
+        MPI_Iallgather(mine, 2, MPI_LONG_LONG, state, 2, MPI_LONG_LONG, MPI_COMM_WORLD, &rq);
+        wait_gently(&rq);
         held = analyse_ready(j, state);
         int front = -1;
         bool room = true;
@@ -409,23 +434,9 @@ static void merge_stats(const struct tn_options *o, struct tn_trace_stats *m, co
     }
 }
 
-/* This rank's results: two trace totals, then each connection after its first packet's key. */
-static void pack_results(struct job *j, struct tn_packbuf *b)
-{
-    pack_stats(j->o, j->other, b);
-    pack_stats(j->o, j->an, b);
-    size_t n = tn_analyzer_conn_count(j->an);
-    uint64_t n64 = n;
-    tn_packbuf_put(b, &n64, sizeof n64);
-    for (size_t i = 0; i < n; i++) {
-        const struct tn_conn *c = tn_analyzer_conn(j->an, i);
-        tn_packbuf_put(b, &j->first_key[c->idx], sizeof j->first_key[c->idx]);
-        tn_conn_pack(c, b);
-    }
-}
-
 static void send_results(struct job *j, const struct tn_packbuf *b)
 {
+    (void)j;
     unsigned long long len = b->n;
     MPI_Send(&len, 1, MPI_UNSIGNED_LONG_LONG, 0, 1, MPI_COMM_WORLD);
     for (size_t off = 0; off < b->n; off += TN_CLUSTER_CHUNK) {
@@ -452,29 +463,30 @@ struct keyed {
     struct tn_conn *c;
 };
 
+/* What rank 0 gathers: the merged totals and every connection with its key. */
 struct merged {
     struct tn_trace_stats st;
     struct keyed *v;
     size_t n, cap;
 };
 
-static void unpack_results(struct job *j, const struct tn_packbuf *b, int from, struct merged *m)
+/* A rank's first message: its two trace totals (packets of no connection, and its own). */
+static void unpack_stats(struct job *j, const struct tn_packbuf *b, struct merged *m)
 {
-    size_t off = 0;
+    if (b->n != 2 * sizeof(struct stats_rec))
+        abort_job(j, "the trace totals of a rank are cut");
     for (int k = 0; k < 2; k++) {
         struct stats_rec s;
-        if (b->n - off < sizeof s)
-            abort_job(j, "the results of a rank are cut");
-        memcpy(&s, b->p + off, sizeof s);
+        memcpy(&s, b->p + k * sizeof s, sizeof s);
         merge_stats(j->o, &m->st, &s);
-        off += sizeof s;
     }
-    uint64_t n;
-    if (b->n - off < sizeof n)
-        abort_job(j, "the results of a rank are cut");
-    memcpy(&n, b->p + off, sizeof n);
-    off += sizeof n;
-    for (uint64_t i = 0; i < n; i++) {
+}
+
+/* The next messages: connections, each after its first packet's key. */
+static void unpack_conns(struct job *j, const struct tn_packbuf *b, int from, struct merged *m)
+{
+    size_t off = 0;
+    while (off < b->n) {
         struct keyed kc;
         size_t used = 0;
         if (b->n - off < sizeof kc.key)
@@ -484,13 +496,48 @@ static void unpack_results(struct job *j, const struct tn_packbuf *b, int from, 
         kc.c = tn_conn_unpack(b->p + off, b->n - off, &used);
         if (!kc.c) {
             char msg[120];
-            snprintf(msg, sizeof msg, "connection %llu of rank %d's results is malformed", (unsigned long long)i, from);
+            snprintf(msg, sizeof msg, "a connection of rank %d's results is malformed", from);
             abort_job(j, msg);
         }
         off += used;
         tn_grow((void **)&m->v, &m->cap, m->n + 1, sizeof *m->v);
         m->v[m->n++] = kc;
     }
+}
+
+/* One message of this rank's results: to rank 0, or on rank 0 straight into m. */
+static void deliver(struct job *j, struct tn_packbuf *b, bool first, struct merged *m)
+{
+    if (j->rank != 0)
+        send_results(j, b);
+    else if (first)
+        unpack_stats(j, b, m);
+    else
+        unpack_conns(j, b, 0, m);
+    b->n = 0;
+}
+
+/* This rank's results as messages of about TN_CLUSTER_RESULT_MSG bytes: the trace totals,
+ * then the connections, then an empty message; the analysis is freed after. */
+static void results_out(struct job *j, struct merged *m)
+{
+    struct tn_packbuf b = {0};
+    pack_stats(j->o, j->other, &b);
+    pack_stats(j->o, j->an, &b);
+    deliver(j, &b, true, m);
+    size_t n = tn_analyzer_conn_count(j->an);
+    for (size_t i = 0; i < n; i++) {
+        const struct tn_conn *c = tn_analyzer_conn(j->an, i);
+        tn_packbuf_put(&b, &j->first_key[c->idx], sizeof j->first_key[c->idx]);
+        tn_conn_pack(c, &b);
+        if (b.n >= TN_CLUSTER_RESULT_MSG || i + 1 == n)
+            deliver(j, &b, false, m);
+    }
+    if (j->rank != 0)
+        deliver(j, &b, false, m);   /* the empty message: the end */
+    tn_packbuf_fini(&b);
+    tn_analyzer_free(j->an);
+    j->an = NULL;
 }
 
 static int by_key(const void *x, const void *y)
@@ -504,14 +551,17 @@ static struct tn_analyzer *assemble(struct job *j, const struct tn_analysis_cfg 
 {
     struct merged m;
     memset(&m, 0, sizeof m);
+    results_out(j, &m);
     struct tn_packbuf b = {0};
-    for (int r = 0; r < j->size; r++) {
-        if (r == 0)
-            pack_results(j, &b);
-        else
+    for (int r = 1; r < j->size; r++) {
+        recv_results(r, &b);
+        unpack_stats(j, &b, &m);
+        for (;;) {
             recv_results(r, &b);
-        unpack_results(j, &b, r, &m);
-        b.n = 0;
+            if (b.n == 0)
+                break;
+            unpack_conns(j, &b, r, &m);
+        }
     }
     tn_packbuf_fini(&b);
     qsort(m.v, m.n, sizeof *m.v, by_key);
@@ -651,10 +701,7 @@ static int run_divided(struct job *j)
         r.an = assemble(j, &acfg);
         status = tn_run_end(&r);
     } else {
-        struct tn_packbuf b = {0};
-        pack_results(j, &b);
-        send_results(j, &b);
-        tn_packbuf_fini(&b);
+        results_out(j, NULL);
     }
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
     for (int r = 0; r < j->size; r++) {
