@@ -341,7 +341,7 @@ static struct tn_plot *ratio_fig(const struct tn_experiment *e, const struct tn_
     double top = 1;
     bool any = false;
     for (size_t t = 0; t < e->ntraces; t++) {
-        size_t g = find_group(&ix, e->labels[t]), f1, f2;
+        size_t g = find_group(&ix, e->labels[t]), f1 = 0, f2 = 0;
         if (!group_pair(&ix, g, &f1, &f2))
             continue;
         double x1 = -1, x2 = -1;
@@ -367,7 +367,7 @@ static struct tn_plot *ratio_fig(const struct tn_experiment *e, const struct tn_
         snprintf(p->y.label, sizeof p->y.label, "throughput ratio");
         tn_plot_set_range(&p->y, 0, top * 1.1);
         for (size_t g = 0; g < ix.ngroups; g++) {
-            size_t f1, f2;
+            size_t f1 = 0, f2 = 0;
             if (!group_pair(&ix, g, &f1, &f2))
                 continue;
             char l1[96], l2[96], label[260];
