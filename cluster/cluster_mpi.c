@@ -12,13 +12,18 @@
  * file boundaries.  Meanwhile the records of later ranks are held: the first unfinished rank
  * always reads, the others read ahead while no rank holds more than its share of the memory
  * (hold_limit), so the ranks read and dissect in parallel as far as memory allows and the
- * analysis never waits for more than the ranks before it.  Packets of no connection (kind
- * other) only count in the trace totals: their reader counts them.
+ * analysis never waits for more than the ranks before it.  Every packet counts in its reader's
+ * trace totals (tn_analyzer_count); an owner analyses a record at its place in the trace of one
+ * process (tn_pkt_place, /work/wt/SHARDS.md): the key (file, packet number) for the ordinal,
+ * and for the clock the latest time stamp before it, of the ranks before its reader and of its
+ * reader's own earlier packets.  Threads inside a rank (-j; by default the machine's cores over
+ * its ranks) are issue 12's shards (cli/shards.c) under the owner.
  *
  * Merge: after the last round each owner finishes its analysis and sends its connections
- * (tn_conn_pack) with the key of their first packet, (file, packet number), and its trace
- * totals to rank 0, which numbers the connections by that key, as one process numbers them by
- * their first packet, and writes every output through the outputs table (run.c).
+ * (tn_conn_pack; each keeps its first packet's key in tn_conn.ord) and its trace totals to rank
+ * 0, which merges them with its own (tn_analyzer_merge: in the order of the keys, numbered so,
+ * as one process numbers connections by their first packet) and writes every output through
+ * the outputs table (run.c).
  *
  * Experiments (--experiment): rank r reads traces r, r + N, ... and sends each trace's
  * connections to rank 0, which builds the experiment table in trace order (experiment.c). */
@@ -35,6 +40,7 @@
 #include "cluster.h"
 #include "experiment.h"
 #include "run.h"
+#include "shards.h"
 
 /* Share of a node's memory the records held for later ranks may take, all ranks of the node
  * together (TN_CLUSTER_HOLD_MB sets one rank's share instead). */
@@ -46,6 +52,10 @@
  * TN_CLUSTER_CHUNK (MPI counts are int). */
 #define TN_CLUSTER_RESULT_MSG (64 << 20)
 #define TN_CLUSTER_CHUNK (1 << 30)
+
+/* What each rank tells the others before a round: finished, bytes held for later, the latest
+ * time stamp it read (INT64_MIN: none). */
+#define STATE 3
 
 /* The key of a packet in the order one process reads them: file index, packet number. */
 #define KEY_FILE_SHIFT 40
@@ -66,11 +76,10 @@ struct job {
     uint64_t last_num;             /* packet number last read */
     bool have;                     /* pend holds the next packet */
     struct tn_source_pkt pend;
-    struct tn_analyzer *other;     /* trace totals of packets of no connection read here */
-    /* the connections owned here */
+    struct tn_analyzer *totals;    /* trace totals of the packets read here (tn_analyzer_count) */
+    /* the connections owned here: in an, or in the threads' shards (-j) merged into an */
     struct tn_analyzer *an;
-    uint64_t *first_key;           /* by local connection number: its first packet's key */
-    size_t cap_keys;
+    struct tn_shards *workers;
     /* exchange */
     struct tn_packbuf *out;        /* [size]: records for each rank this round */
     struct tn_packbuf *in;         /* [size]: records received from each rank, not analysed */
@@ -187,20 +196,24 @@ static int owner_of(uint64_t hash, int nranks)
     return (int)(k % (uint64_t)nranks);
 }
 
-/* Record layout: file index (u32), dissection status (u8), tn_pkt_pack's bytes. */
+/* Record layout: file index (u32), the trace clock before the packet among those this rank
+ * read (i64, tn_pkt_place.clock_ns), tn_pkt_pack's bytes. */
+#define REC_HEAD 12
+
+/* Every packet counts in this rank's trace totals; a TCP/DFCP packet's record goes to the
+ * owner of its connection. */
 static void route(struct job *j, const struct tn_source_pkt *sp)
 {
     const struct tn_pkt *p = &sp->pkt;
-    if (p->kind != TN_PK_TCP && p->kind != TN_PK_DFCP) {
-        tn_analyzer_add(j->other, p, sp->status, j->o->files[j->file]);
+    struct tn_pkt_place place = tn_analyzer_count(j->totals, p, sp->status, j->o->files[j->file]);
+    if (p->kind != TN_PK_TCP && p->kind != TN_PK_DFCP)
         return;
-    }
     int dest = owner_of(tn_flow_hash(p), j->size);
-    uint8_t rec[5 + TN_PKT_PACK_MAX];
+    uint8_t rec[REC_HEAD + TN_PKT_PACK_MAX];
     uint32_t file = (uint32_t)j->file;
     memcpy(rec, &file, 4);
-    rec[4] = (uint8_t)sp->status;
-    size_t n = 5 + tn_pkt_pack(p, rec + 5);
+    memcpy(rec + 4, &place.clock_ns, 8);
+    size_t n = REC_HEAD + tn_pkt_pack(p, rec + REC_HEAD);
     tn_packbuf_put(&j->out[dest], rec, n);
     j->records++;
     if (dest != j->rank) {
@@ -211,47 +224,48 @@ static void route(struct job *j, const struct tn_source_pkt *sp)
 
 /* ---- analysis of the records received ---- */
 
-static void note_first_key(struct job *j, size_t before, uint64_t key)
-{
-    if (tn_analyzer_conn_count(j->an) == before)
-        return;
-    unsigned idx = tn_analyzer_conn(j->an, tn_analyzer_conn_count(j->an) - 1)->idx;
-    tn_grow((void **)&j->first_key, &j->cap_keys, (size_t)idx + 1, sizeof *j->first_key);
-    j->first_key[idx] = key;
-}
-
-static void analyse_from(struct job *j, int s)
+/* Rank s's records, in the order rank s read them.  The place of each in the trace of one
+ * process: its key (file, packet number) orders like the ordinal, and the trace clock is the
+ * latest time stamp before it: of every packet of the ranks before s (all read by now, their
+ * latest is `before`) and of those rank s read before it (the record's). */
+static void analyse_from(struct job *j, int s, int64_t before)
 {
     struct tn_packbuf *q = &j->in[s];
     size_t off = j->in_off[s];
     while (off < q->n) {
-        if (q->n - off < 5)
+        if (q->n - off < REC_HEAD)
             abort_job(j, "a packet record from another rank is cut");
         uint32_t file;
+        int64_t clock;
         memcpy(&file, q->p + off, 4);
-        int status = q->p[off + 4];
+        memcpy(&clock, q->p + off + 4, 8);
         struct tn_pkt p;
-        size_t used = tn_pkt_unpack(q->p + off + 5, q->n - off - 5, &p);
+        size_t used = tn_pkt_unpack(q->p + off + REC_HEAD, q->n - off - REC_HEAD, &p);
         if (!used || file >= (uint32_t)j->o->nfiles)
             abort_job(j, "a packet record from another rank is malformed");
-        size_t before = tn_analyzer_conn_count(j->an);
-        tn_analyzer_add(j->an, &p, status, j->o->files[file]);
-        note_first_key(j, before, pkt_key((int)file, p.num));
-        off += 5 + used;
+        struct tn_pkt_place place = {pkt_key((int)file, p.num), clock > before ? clock : before};
+        if (j->workers)
+            tn_shards_pkt(j->workers, &p, place);
+        else
+            tn_analyzer_add_flow(j->an, &p, place);
+        off += REC_HEAD + used;
     }
     q->n = 0;
     j->in_off[s] = 0;
 }
 
 /* Rank s's records are analysed once every rank before s has sent all it had (state: done,
- * held bytes of each rank).  Returns the bytes still held. */
+ * held bytes, latest time stamp read of each rank).  Returns the bytes still held. */
 static size_t analyse_ready(struct job *j, const long long *state)
 {
     int s = 0;
+    int64_t before = INT64_MIN;
     for (; s < j->size; s++) {
-        analyse_from(j, s);
-        if (!state[2 * s])
+        analyse_from(j, s, before);
+        if (!state[STATE * s])
             break;
+        if (state[STATE * s + 2] > before)
+            before = state[STATE * s + 2];
     }
     size_t held = 0;
     for (s++; s < j->size; s++)
@@ -317,21 +331,22 @@ static void exchange(struct job *j)
 /* Rounds until every rank has read everything; all received records analysed in order. */
 static void rounds(struct job *j)
 {
-    long long *state = tn_xcalloc((size_t)j->size * 2, sizeof *state);
+    long long *state = tn_xcalloc((size_t)j->size * STATE, sizeof *state);
     size_t held = 0;
     read_next(j);
     for (;;) {
-        long long mine[2] = {!j->have, (long long)held};
+        const struct tn_trace_stats *st = tn_analyzer_stats(j->totals);
+        long long mine[STATE] = {!j->have, (long long)held, st->have_time ? tn_time_ns(st->last) : INT64_MIN};
         MPI_Request rq;
-        MPI_Iallgather(mine, 2, MPI_LONG_LONG, state, 2, MPI_LONG_LONG, MPI_COMM_WORLD, &rq);
+        MPI_Iallgather(mine, STATE, MPI_LONG_LONG, state, STATE, MPI_LONG_LONG, MPI_COMM_WORLD, &rq);
         wait_gently(&rq);
         held = analyse_ready(j, state);
         int front = -1;
         bool room = true;
         for (int s = 0; s < j->size; s++) {
-            if (!state[2 * s] && front < 0)
+            if (!state[STATE * s] && front < 0)
                 front = s;
-            room &= (size_t)state[2 * s + 1] < j->hold_limit;
+            room &= (size_t)state[STATE * s + 1] < j->hold_limit;
         }
         if (front < 0)
             break;
@@ -350,18 +365,24 @@ static void rounds(struct job *j)
     free(state);
 }
 
-/* This rank's share of the memory for held records: a share of the node's memory divided by
- * the ranks on the node. */
-static size_t hold_limit(void)
+/* The ranks on this rank's machine (MPI-3's shared-memory split). */
+static int local_ranks(void)
 {
-    const char *mb = getenv("TN_CLUSTER_HOLD_MB");
-    if (mb)
-        return (size_t)strtoull(mb, NULL, 10) << 20;
     MPI_Comm node;
     int local = 1;
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     MPI_Comm_size(node, &local);
     MPI_Comm_free(&node);
+    return local > 0 ? local : 1;
+}
+
+/* This rank's share of the memory for held records: a share of the node's memory divided by
+ * the ranks on the node. */
+static size_t hold_limit(int local)
+{
+    const char *mb = getenv("TN_CLUSTER_HOLD_MB");
+    if (mb)
+        return (size_t)strtoull(mb, NULL, 10) << 20;
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
     if (pages <= 0 || psize <= 0)
         return (size_t)1 << 30;
@@ -385,11 +406,14 @@ static int file_index(const struct tn_options *o, const char *name)
     return -1;
 }
 
-static void pack_stats(const struct tn_options *o, const struct tn_analyzer *a, struct tn_packbuf *b)
+/* This rank's trace totals, with the evictions of its connection table. */
+static void pack_stats(const struct job *j, struct tn_packbuf *b)
 {
+    const struct tn_options *o = j->o;
     struct stats_rec s;
     memset(&s, 0, sizeof s);
-    s.st = *tn_analyzer_stats(a);
+    s.st = *tn_analyzer_stats(j->totals);
+    s.st.evicted += tn_analyzer_stats(j->an)->evicted;
     for (int k = 0; k < TN_ANOM_COUNT; k++) {
         s.first_file[k] = s.st.anom_count[k] ? file_index(o, s.st.anom_first_file[k]) : -1;
         s.st.anom_first_file[k] = NULL;
@@ -458,101 +482,71 @@ static void recv_results(int from, struct tn_packbuf *b)
     b->n = (size_t)len;
 }
 
-struct keyed {
-    uint64_t key;
-    struct tn_conn *c;
-};
-
-/* What rank 0 gathers: the merged totals and every connection with its key. */
+/* What rank 0 gathers: the merged totals and the other ranks' connections. */
 struct merged {
     struct tn_trace_stats st;
-    struct keyed *v;
-    size_t n, cap;
+    struct tn_analyzer *remote;
 };
 
-/* A rank's first message: its two trace totals (packets of no connection, and its own). */
+/* A rank's first message: its trace totals. */
 static void unpack_stats(struct job *j, const struct tn_packbuf *b, struct merged *m)
 {
-    if (b->n != 2 * sizeof(struct stats_rec))
+    struct stats_rec s;
+    if (b->n != sizeof s)
         abort_job(j, "the trace totals of a rank are cut");
-    for (int k = 0; k < 2; k++) {
-        struct stats_rec s;
-        memcpy(&s, b->p + k * sizeof s, sizeof s);
-        merge_stats(j->o, &m->st, &s);
-    }
+    memcpy(&s, b->p, sizeof s);
+    merge_stats(j->o, &m->st, &s);
 }
 
-/* The next messages: connections, each after its first packet's key. */
+/* The next messages: connections (each knows its first packet's place, tn_conn.ord). */
 static void unpack_conns(struct job *j, const struct tn_packbuf *b, int from, struct merged *m)
 {
     size_t off = 0;
     while (off < b->n) {
-        struct keyed kc;
         size_t used = 0;
-        if (b->n - off < sizeof kc.key)
-            abort_job(j, "the results of a rank are cut");
-        memcpy(&kc.key, b->p + off, sizeof kc.key);
-        off += sizeof kc.key;
-        kc.c = tn_conn_unpack(b->p + off, b->n - off, &used);
-        if (!kc.c) {
+        struct tn_conn *c = tn_conn_unpack(b->p + off, b->n - off, &used);
+        if (!c) {
             char msg[120];
             snprintf(msg, sizeof msg, "a connection of rank %d's results is malformed", from);
             abort_job(j, msg);
         }
+        tn_analyzer_adopt(m->remote, c, 0);
         off += used;
-        tn_grow((void **)&m->v, &m->cap, m->n + 1, sizeof *m->v);
-        m->v[m->n++] = kc;
     }
 }
 
-/* One message of this rank's results: to rank 0, or on rank 0 straight into m. */
-static void deliver(struct job *j, struct tn_packbuf *b, bool first, struct merged *m)
-{
-    if (j->rank != 0)
-        send_results(j, b);
-    else if (first)
-        unpack_stats(j, b, m);
-    else
-        unpack_conns(j, b, 0, m);
-    b->n = 0;
-}
-
-/* This rank's results as messages of about TN_CLUSTER_RESULT_MSG bytes: the trace totals,
- * then the connections, then an empty message; the analysis is freed after. */
-static void results_out(struct job *j, struct merged *m)
+/* A rank other than 0: its results to rank 0 in messages of about TN_CLUSTER_RESULT_MSG bytes:
+ * the trace totals, the connections, an empty message; its analysis is freed after. */
+static void results_out(struct job *j)
 {
     struct tn_packbuf b = {0};
-    pack_stats(j->o, j->other, &b);
-    pack_stats(j->o, j->an, &b);
-    deliver(j, &b, true, m);
+    pack_stats(j, &b);
+    send_results(j, &b);
+    b.n = 0;
     size_t n = tn_analyzer_conn_count(j->an);
     for (size_t i = 0; i < n; i++) {
-        const struct tn_conn *c = tn_analyzer_conn(j->an, i);
-        tn_packbuf_put(&b, &j->first_key[c->idx], sizeof j->first_key[c->idx]);
-        tn_conn_pack(c, &b);
-        if (b.n >= TN_CLUSTER_RESULT_MSG || i + 1 == n)
-            deliver(j, &b, false, m);
+        tn_conn_pack(tn_analyzer_conn(j->an, i), &b);
+        if (b.n >= TN_CLUSTER_RESULT_MSG || i + 1 == n) {
+            send_results(j, &b);
+            b.n = 0;
+        }
     }
-    if (j->rank != 0)
-        deliver(j, &b, false, m);   /* the empty message: the end */
+    send_results(j, &b);   /* the empty message: the end */
     tn_packbuf_fini(&b);
     tn_analyzer_free(j->an);
     j->an = NULL;
 }
 
-static int by_key(const void *x, const void *y)
-{
-    uint64_t a = ((const struct keyed *)x)->key, b = ((const struct keyed *)y)->key;
-    return a < b ? -1 : a > b;
-}
-
-/* Rank 0: every rank's connections in one analyzer, numbered by first packet. */
+/* Rank 0: its own connections and every other rank's in one analyzer, in the order of their
+ * first packets and numbered so (tn_analyzer_merge, as the threads' shards). */
 static struct tn_analyzer *assemble(struct job *j, const struct tn_analysis_cfg *acfg)
 {
     struct merged m;
     memset(&m, 0, sizeof m);
-    results_out(j, &m);
+    m.remote = tn_analyzer_new(acfg);
     struct tn_packbuf b = {0};
+    pack_stats(j, &b);
+    unpack_stats(j, &b, &m);
     for (int r = 1; r < j->size; r++) {
         recv_results(r, &b);
         unpack_stats(j, &b, &m);
@@ -564,12 +558,12 @@ static struct tn_analyzer *assemble(struct job *j, const struct tn_analysis_cfg 
         }
     }
     tn_packbuf_fini(&b);
-    qsort(m.v, m.n, sizeof *m.v, by_key);
     struct tn_analyzer *a = tn_analyzer_new(acfg);
-    for (size_t i = 0; i < m.n; i++)
-        tn_analyzer_adopt(a, m.v[i].c, 0);
+    tn_analyzer_merge(a, (struct tn_analyzer *[]){j->an, m.remote}, 2);
     tn_analyzer_set_stats(a, &m.st);
-    free(m.v);
+    tn_analyzer_free(m.remote);
+    tn_analyzer_free(j->an);
+    j->an = NULL;
     return a;
 }
 
@@ -676,17 +670,28 @@ static int run_divided(struct job *j)
     const struct tn_options *o = j->o;
     struct tn_analysis_cfg acfg;
     tn_pipeline_analysis_cfg(o, &acfg);
+    int local = local_ranks();
+    /* the machine's cores and default connection limit are shared by its ranks */
+    if (o->max_conns < 0)
+        acfg.max_conns /= (size_t)local;
+    unsigned threads = o->threads ? tn_shards_default(o->threads) : tn_shards_default(0) / (unsigned)local;
+    j->totals = tn_analyzer_new(&acfg);
     j->an = tn_analyzer_new(&acfg);
-    j->other = tn_analyzer_new(&acfg);
+    if (threads >= 2 && !(j->workers = tn_shards_new(threads, &acfg, false)))
+        warn_rank(j, "cannot start the analysis threads: running on one (-j 1)");
     j->out = tn_xcalloc((size_t)j->size, sizeof *j->out);
     j->in = tn_xcalloc((size_t)j->size, sizeof *j->in);
     j->in_off = tn_xcalloc((size_t)j->size, sizeof *j->in_off);
-    j->hold_limit = hold_limit();
+    j->hold_limit = hold_limit(local);
     const char *rr = getenv("TN_CLUSTER_ROUND");
     j->round_records = rr && atol(rr) > 0 ? atol(rr) : TN_CLUSTER_ROUND_RECORDS;
     open_files(j);
     rounds(j);
-    tn_analyzer_finish(j->an);
+    if (j->workers)
+        tn_shards_end(j->workers, j->an);   /* finished by their threads, merged into an */
+    else
+        tn_analyzer_finish(j->an);
+    j->workers = NULL;
     job_report(j);
     struct tn_err err;
     if (tn_source_close(j->src, &err) < 0) {
@@ -701,7 +706,7 @@ static int run_divided(struct job *j)
         r.an = assemble(j, &acfg);
         status = tn_run_end(&r);
     } else {
-        results_out(j, NULL);
+        results_out(j);
     }
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
     for (int r = 0; r < j->size; r++) {
@@ -711,9 +716,8 @@ static int run_divided(struct job *j)
     free(j->out);
     free(j->in);
     free(j->in_off);
-    free(j->first_key);
     tn_analyzer_free(j->an);
-    tn_analyzer_free(j->other);
+    tn_analyzer_free(j->totals);
     return status;
 }
 

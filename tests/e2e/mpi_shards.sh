@@ -6,7 +6,7 @@
 #    one trace: several parallel connections, a lossy CUBIC transfer, DFCP; the second sample
 #    is older than the first, so ranks also wait for the ranks before them), also when ranks
 #    may hold no records for later (TN_CLUSTER_HOLD_MB=0: they read in turn) in rounds of 100
-#    packets;
+#    packets, and with threads inside the ranks (-np 2 -j 3);
 #  - --timeline, --json, the fairness and parallel-transfer sections and every figure are those
 #    of one process on the same pieces (packet numbers restart in each file, as in one process);
 #  - the pieces of one connection land on different ranks (the report of -np 3 says so);
@@ -66,10 +66,12 @@ mkdir -p "$d"
 "$bin" -l --csv "$d/one" "${wholes[@]}" >"$d/one.txt" 2>"$d/one.err" || { echo "FAIL: one process: $(cat "$d/one.err")"; fail=1; }
 # 3h: three ranks that may hold no record for later (only the first unfinished rank reads), in
 # rounds of 100 packets
-for np in 1 2 3 3h; do
-    hold=()
+# 2j: two ranks of three analysis threads each (-j 3)
+for np in 1 2 3 3h 2j; do
+    hold=() threads=()
     [ $np = 3h ] && hold=(-x TN_CLUSTER_HOLD_MB=0 -x TN_CLUSTER_ROUND=100)
-    "${mpi[@]}" "${hold[@]}" -np ${np%h} "$bin" -l --csv "$d/np$np" "${pieces[@]}" >"$d/np$np.txt" 2>"$d/np$np.err" ||
+    [ $np = 2j ] && threads=(-j 3)
+    "${mpi[@]}" "${hold[@]}" -np ${np%[hj]} "$bin" "${threads[@]}" -l --csv "$d/np$np" "${pieces[@]}" >"$d/np$np.txt" 2>"$d/np$np.err" ||
         { echo "FAIL: -np $np exit $?: $(tail -3 "$d/np$np.err")"; fail=1; continue; }
     same "-np $np -l" "$d/one.txt" "$d/np$np.txt"
     for f in "$d"/one/*.csv; do
@@ -77,7 +79,7 @@ for np in 1 2 3 3h; do
     done
 done
 echo "mpi_shards: ${#wholes[@]} samples in ${#pieces[@]} pieces, $(($(wc -l <"$d/one/connections.csv") - 1)) connections," \
-     "$(($(wc -l <"$d/one/events.csv") - 1)) events, $(ls "$d/one" | wc -l) CSV files: -np 1 2 3 (and 3 reading in turn) = one process"
+     "$(($(wc -l <"$d/one/events.csv") - 1)) events, $(ls "$d/one" | wc -l) CSV files: -np 1 2 3 (3 reading in turn, 2 with -j 3) = one process"
 
 # 2. the views and figures against one process on the same pieces
 d=$tmp/views
