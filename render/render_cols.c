@@ -1,9 +1,18 @@
 /* render_cols.c - CSV cells and JSON members from one column table (render_cols.h). */
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "render_cols.h"
+
+/* A cell before its getter: the values zeroed, the text buffer empty.  Not the whole buffer: 240
+ * bytes cleared per cell were a fifth of a --csv run (packets.csv has 1 row per packet). */
+static inline void cell_blank(struct tn_cell *c)
+{
+    memset(c, 0, offsetof(struct tn_cell, buf));
+    c->buf[0] = '\0';
+}
 
 void tn_cols_header(const struct tn_col *cols, size_t n, char *buf, size_t len)
 {
@@ -16,7 +25,8 @@ void tn_cols_header(const struct tn_col *cols, size_t n, char *buf, size_t len)
 void tn_cols_csv_row(struct tn_csvfile *f, const struct tn_col *cols, size_t n, const void *row)
 {
     for (size_t i = 0; i < n; i++) {
-        struct tn_cell c = {0};
+        struct tn_cell c;
+        cell_blank(&c);
         cols[i].get(row, &c);
         if (!c.have || (cols[i].type == TN_COL_REAL && !isfinite(c.r))) {
             tn_csvfile_str(f, NULL);
@@ -52,7 +62,8 @@ void tn_cols_json_row(FILE *out, const char *type, const struct tn_col *cols, si
     fputs("{\"type\":", out);
     json_str(out, type);
     for (size_t i = 0; i < n; i++) {
-        struct tn_cell c = {0};
+        struct tn_cell c;
+        cell_blank(&c);
         cols[i].get(row, &c);
         fputc(',', out);
         json_str(out, cols[i].name);

@@ -17,7 +17,16 @@ static int open_in(struct tn_csvfile *f, const char *dir, const char *name, stru
     char path[4096];
     if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
         return tn_err_set(err, TN_EIO, "%s/%s: name too long", dir, name);
-    return tn_safeout_open(&f->out, path, err);
+    int r = tn_safeout_open(&f->out, path, err);
+    if (r == 0)   /* one writer: the stream's lock once, not per cell (the *_unlocked calls) */
+        flockfile(f->out.fp);
+    return r;
+}
+
+static void abort_file(struct tn_csvfile *f)
+{
+    funlockfile(f->out.fp);
+    tn_safeout_abort(&f->out);
 }
 
 int tn_csvfile_open(struct tn_csvfile *f, const char *dir, const char *name, const char *header,
@@ -41,7 +50,7 @@ int tn_csvfile_open_append(struct tn_csvfile *f, const char *dir, const char *na
     if (!old) {
         if (errno != ENOENT) {
             int e = errno;
-            tn_safeout_abort(&f->out);
+            abort_file(f);
             return tn_err_set(err, TN_EIO, "%s: cannot read: %s", f->out.path, strerror(e));
         }
         fputs(header, f->out.fp);
@@ -56,7 +65,7 @@ int tn_csvfile_open_append(struct tn_csvfile *f, const char *dir, const char *na
     bool bad = ferror(old) != 0;
     fclose(old);
     if (bad) {
-        tn_safeout_abort(&f->out);
+        abort_file(f);
         return tn_err_set(err, TN_EIO, "%s: read error", f->out.path);
     }
     return 0;
@@ -65,7 +74,7 @@ int tn_csvfile_open_append(struct tn_csvfile *f, const char *dir, const char *na
 static void sep(struct tn_csvfile *f)
 {
     if (f->ncol++)
-        fputc(',', f->out.fp);
+        putc_unlocked(',', f->out.fp);
 }
 
 void tn_csvfile_str(struct tn_csvfile *f, const char *s)
@@ -87,10 +96,34 @@ void tn_csvfile_str(struct tn_csvfile *f, const char *s)
     }
 }
 
+/* v in decimal, as "%" PRIu64 writes it (without printf's format parsing: most cells are
+ * integers, and packets.csv has a row per packet). */
+static void put_u64(FILE *fp, uint64_t v)
+{
+    char b[20];
+    size_t i = sizeof b;
+    do {
+        b[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    fwrite_unlocked(b + i, 1, sizeof b - i, fp);
+}
+
+/* seconds "." nanoseconds (9 digits), as "%" PRId64 ".%09" PRId64 writes a time >= 0 */
+static void put_sec_ns(FILE *fp, uint64_t sec, uint32_t ns)
+{
+    put_u64(fp, sec);
+    char b[10];
+    b[0] = '.';
+    for (int i = 9; i >= 1; i--, ns /= 10)
+        b[i] = (char)('0' + ns % 10);
+    fwrite_unlocked(b, 1, sizeof b, fp);
+}
+
 void tn_csvfile_u64(struct tn_csvfile *f, uint64_t v)
 {
     sep(f);
-    fprintf(f->out.fp, "%" PRIu64, v);
+    put_u64(f->out.fp, v);
 }
 
 void tn_csvfile_dbl(struct tn_csvfile *f, double v, int prec)
@@ -102,13 +135,19 @@ void tn_csvfile_dbl(struct tn_csvfile *f, double v, int prec)
 void tn_csvfile_time(struct tn_csvfile *f, struct tn_time t)
 {
     sep(f);
-    fprintf(f->out.fp, "%" PRId64 ".%09" PRIu32, t.sec, t.nsec);
+    if (t.sec >= 0 && t.nsec < 1000000000)
+        put_sec_ns(f->out.fp, (uint64_t)t.sec, t.nsec);
+    else
+        fprintf(f->out.fp, "%" PRId64 ".%09" PRIu32, t.sec, t.nsec);
 }
 
 void tn_csvfile_ns(struct tn_csvfile *f, int64_t t_ns)
 {
     sep(f);
-    fprintf(f->out.fp, "%" PRId64 ".%09" PRId64, t_ns / 1000000000, t_ns % 1000000000);
+    if (t_ns >= 0)
+        put_sec_ns(f->out.fp, (uint64_t)(t_ns / 1000000000), (uint32_t)(t_ns % 1000000000));
+    else
+        fprintf(f->out.fp, "%" PRId64 ".%09" PRId64, t_ns / 1000000000, t_ns % 1000000000);
 }
 
 void tn_csvfile_end_row(struct tn_csvfile *f)
@@ -123,8 +162,9 @@ int tn_csvfile_close(struct tn_csvfile *f, struct tn_err *err)
     if (!f->out.active)
         return 0;
     if (f->new_append && f->rows == 0) {
-        tn_safeout_abort(&f->out);
+        abort_file(f);
         return 0;
     }
+    funlockfile(f->out.fp);
     return tn_safeout_commit(&f->out, err);
 }
