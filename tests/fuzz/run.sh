@@ -67,7 +67,10 @@ printf '+ 0.1 0 1 tcp 1040 ------- 1 0.0 3.0 0 0\nr 0.2 0 1 tcp 1040 ------- 1 0
 i=0
 for f in $truths; do
     i=$((i + 1))
-    head -n 60 "$f" | seed truth "$i"
+    # the probes, then the two companion files after lines "--" (fuzz_truth.c)
+    d=$(dirname "$f")
+    { head -n 60 "$f"; echo --; head -n 20 "$d/tcp_cong_state.csv"; echo --; head -n 30 "$d/tcp_retransmit.csv"; } |
+        seed truth "$i"
     pcap=$(dirname "$f")/snd1_eth0.pcap
     [ -f "$pcap" ] || continue
     t=$(head -n 60 "$f")
