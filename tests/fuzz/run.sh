@@ -50,6 +50,7 @@ fi
 ns2s=$(find "$corpus/ns2-traces" -name '*.tr' -type f 2>/dev/null | sort)
 truths=$(find "$src/samples" -name 'tcp_probe.csv' -type f | sort)
 i=0
+IFS=$'\n'   # corpus names have spaces ("SACK example .pcapng"): split the lists at newlines only
 for f in $pcaps; do
     i=$((i + 1))
     head -c 16384 "$f" | seed pcapfile "$i"
@@ -85,6 +86,7 @@ printf '%s\0' --ingress a.pcap --egress b.pcap --fairness-by hostpair --fairness
     --parallel-window 20 --queue-estimate --replay=2 -Z nobody --idle-timeout 1e9 | seed options 3
 printf '%s\0' -i lo -s 96 --buffer 1024 -w o.pcap --dfcp-proto 253 --dfcp-port 9000 'tcp port 80' | seed options 4
 printf '\x01\x00\x45\x00\x00\x28' | seed dissect 1
+unset IFS
 
 par=()
 [ "$jobs" -gt 1 ] && par=(-jobs="$jobs" -workers="$jobs")   # (several jobs log to fuzz-N.log in the current directory)
