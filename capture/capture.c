@@ -45,6 +45,7 @@ struct tn_capture {
     const char *backend;        /* name of the last backend used */
     uint64_t num;               /* frames delivered from the current file */
     uint64_t held_ts, first_held;   /* time stamps of the current file outside 1970-2106 */
+    uint64_t held_frac, first_frac; /* fractions not below one second (a pcap record's) */
     struct tn_err pending;      /* error of an eager first open, told by the first next() */
 
     bool live;
@@ -176,7 +177,7 @@ static int open_path(struct tn_capture *c, int i, struct tn_err *err)
     bool is_stdin = strcmp(path, "-") == 0;
     c->name = is_stdin ? "(stdin)" : path;
     c->num = 0;
-    c->held_ts = 0;
+    c->held_ts = c->held_frac = 0;
     FILE *fp = is_stdin ? stdin : fopen(path, "rb");
     if (!fp)
         return tn_err_set(err, TN_EIO, "%s: %s", path, strerror(errno));
@@ -320,6 +321,30 @@ uint32_t tn_capture_snaplen(const struct tn_capture *c)
 
 /* ---- reading ---- */
 
+/* At the end of a file, the time stamps held to what a time stamp can be, told once each (a
+ * warning: the packets were read).  1 with err filled, or 0 when there is nothing to tell. */
+static int held_warning(struct tn_capture *c, struct tn_err *err)
+{
+    uint64_t *held = c->held_ts ? &c->held_ts : c->held_frac ? &c->held_frac : NULL;
+    if (!held)
+        return 0;
+    bool ts = held == &c->held_ts;
+    unsigned long long n = *held, first = ts ? c->first_held : c->first_frac;
+    *held = 0;
+    const char *s = n == 1 ? "" : "s";
+    char text[160];
+    if (ts)
+        snprintf(text, sizeof text, "time stamp%s outside 1970-2106 (pcap's range), held to it", s);
+    else
+        snprintf(text, sizeof text, "time stamp fraction%s not below one second (no time stamp), "
+                 "held to the second's last microsecond", s);
+    if (n == 1)
+        tn_err_set(err, TN_ETRUNC, "%s: packet %llu has a %s", c->name, first, text);
+    else
+        tn_err_set(err, TN_ETRUNC, "%s: %llu packets from packet %llu have %s", c->name, n, first, text);
+    return 1;
+}
+
 int tn_capture_next(struct tn_capture *c, struct tn_frame *f, struct tn_err *err)
 {
     for (;;) {
@@ -333,6 +358,8 @@ int tn_capture_next(struct tn_capture *c, struct tn_frame *f, struct tn_err *err
             return -code;
         }
         if (!c->ops) {
+            if (held_warning(c, err))   /* the second of the last file's two */
+                return -TN_ETRUNC;
             if (c->live || c->next_path >= c->npaths)
                 return 0;
             int r = open_path(c, c->next_path++, err);
@@ -360,6 +387,11 @@ int tn_capture_next(struct tn_capture *c, struct tn_frame *f, struct tn_err *err
                 if (!c->held_ts++)
                     c->first_held = f->num;
             }
+            if (f->ts.nsec >= 1000000000u) {   /* the readers mark a fraction that is none */
+                f->ts.nsec = 999999000u;   /* the last microsecond: a microsecond file holds it too */
+                if (!c->held_frac++)
+                    c->first_frac = f->num;
+            }
             f->source = c->name;
             c->stats.frames++;
             return 1;
@@ -375,13 +407,8 @@ int tn_capture_next(struct tn_capture *c, struct tn_frame *f, struct tn_err *err
         close_current(c);
         if (r < 0)
             return r;
-        if (c->held_ts) {
-            uint64_t n = c->held_ts;
-            c->held_ts = 0;
-            return tn_err_set(err, TN_ETRUNC, "%s: %llu packets from packet %llu have time stamps "
-                              "outside 1970-2106 (pcap's range), held to it", c->name,
-                              (unsigned long long)n, (unsigned long long)c->first_held);
-        }
+        if (held_warning(c, err))
+            return -TN_ETRUNC;
     }
 }
 

@@ -267,9 +267,6 @@ static int own_next(struct pcapfile *pf, struct tn_frame *f, uint64_t num, const
     if (caplen > pf->max_snap)
         snprintf(why, sizeof why, "captured length %u, bigger than the maximum of %u", caplen,
                  pf->max_snap);
-    else if (frac >= (pf->nsec ? 1000000000u : 1000000u))
-        snprintf(why, sizeof why, "time stamp fraction %u, not below 10^%d", frac,
-                 pf->nsec ? 9 : 6);
     if (why[0])
         return bad_record(pf->frames > 0, num, name, why, err);
     const uint8_t *data = take(pf, caplen, &got);
@@ -282,7 +279,9 @@ static int own_next(struct pcapfile *pf, struct tn_frame *f, uint64_t num, const
                           name, (unsigned long long)num, caplen, got);
     }
     f->ts.sec = (int64_t)sec;   /* unsigned, as libpcap 1.10 reads it (2038 and later) */
-    f->ts.nsec = pf->nsec ? frac : frac * 1000u;
+    /* a fraction not below one second is no time stamp, but the lengths are sound: the packet
+     * is read, its fraction marked out of range (>= 10^9 ns) for capture.c to hold and tell */
+    f->ts.nsec = pf->nsec ? frac : frac >= 1000000u ? 1000000000u : frac * 1000u;
     f->data = data;
     f->caplen = caplen > pf->snapshot ? pf->snapshot : caplen;   /* libpcap drops the excess */
     f->wirelen = len;
@@ -365,12 +364,11 @@ static int pcapfile_next(void *st, struct tn_frame *f, uint64_t num, const char 
     struct pcap_pkthdr *h;
     const u_char *data;
     int r = pcap_next_ex(pf->p, &h, &data);
-    if (r == 1 && (uint64_t)h->ts.tv_usec >= 1000000000u)
-        /* opened with nanosecond precision: a microsecond fraction >= 10^6 shows as >= 10^9 */
-        return bad_record(num > 1, num, name, "time stamp fraction not below one second", err);
     if (r == 1) {
         f->ts.sec = (int64_t)h->ts.tv_sec;
-        f->ts.nsec = (uint32_t)h->ts.tv_usec;   /* nanoseconds: opened with NANO precision */
+        /* nanoseconds: opened with NANO precision, so a microsecond fraction >= 10^6 shows as
+         * >= 10^9; marked out of range as above (a cast would wrap it) */
+        f->ts.nsec = (uint64_t)h->ts.tv_usec >= 1000000000u ? 1000000000u : (uint32_t)h->ts.tv_usec;
         f->data = data;
         f->caplen = h->caplen;
         f->wirelen = h->len;

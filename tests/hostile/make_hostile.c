@@ -158,18 +158,20 @@ static void pcaps(void)
     syn(&b);
     save(&b, "pcap-absurd-times.pcap", "0", "-");
 
-    /* a microsecond fraction of 10^6 (a second): a corrupt record header */
+    /* a microsecond fraction of 10^6 (a second): no time stamp, but sound lengths: read, held
+     * and told (pcap-savefile(5): the fraction counts microseconds, or nanoseconds) */
     b = (struct buf){0};
     pcap_hdr(&b, 0xa1b2c3d4, 65535);
     pcap_syn(&b, 1600000000, 0);
     pcap_syn(&b, 1600000001, 1000000);
-    save(&b, "pcap-usec-fraction.pcap", "0", "packet 2: bad record header (time stamp fraction 1000000, not below 10^6)");
+    save(&b, "pcap-usec-fraction.pcap", "0", "packet 2 has a time stamp fraction not below one second");
 
-    /* a nanosecond file with a fraction of 10^9 */
+    /* a nanosecond file with a fraction of 10^9, and one of 2^32-1 */
     b = (struct buf){0};
     pcap_hdr(&b, 0xa1b23c4d, 65535);
     pcap_syn(&b, 1600000000, 1000000000u);
-    save(&b, "pcap-nsec-fraction.pcap", "2", "packet 1: bad record header (time stamp fraction 1000000000, not below 10^9)");
+    pcap_syn(&b, 1600000001, 0xffffffffu);
+    save(&b, "pcap-nsec-fraction.pcap", "0", "2 packets from packet 1 have time stamp fractions not below one second");
 
     /* byte order changes mid-file: the third record is big-endian; its caplen 54 read as
      * little-endian is 0x36000000 = 905969664 */

@@ -170,7 +170,8 @@ END_TEST
 /* ---- pcap fractions ---- */
 
 /* A microsecond fraction of 10^6 or more is not a time stamp (../shared/repro/07b: 0xffffffff
- * wrapped silently): a corrupt record header, like a captured length over the maximum. */
+ * wrapped silently), but the record's lengths are sound: the packet is read with its fraction
+ * held to the second's last microsecond, and a warning at the end of the file says so. */
 START_TEST(test_pcap_usec_fraction)
 {
     uint8_t buf[24 + 3 * 76];
@@ -187,12 +188,19 @@ START_TEST(test_pcap_usec_fraction)
     struct tn_frame f;
     ck_assert_int_eq(tn_capture_next(c, &f, &err), 1);
     ck_assert_uint_eq(f.ts.nsec, 999999000u);
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 1);
+    ck_assert_int_eq(f.ts.sec, 1600000001);
+    ck_assert_uint_eq(f.ts.nsec, 999999000u);
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 1);
+    ck_assert_int_eq(f.ts.sec, 1600000002);
+    ck_assert_uint_eq(f.ts.nsec, 0);
     ck_assert_int_eq(tn_capture_next(c, &f, &err), -TN_ETRUNC);
-    ck_assert_msg(strstr(err.msg, "packet 2: bad record header (time stamp fraction 1000000, not "
-                                  "below 10^6)"), "%s", err.msg);
+    ck_assert_msg(strstr(err.msg, "frac.pcap: packet 2 has a time stamp fraction not below one "
+                                  "second"), "%s", err.msg);
+    ck_assert_int_eq(tn_capture_next(c, &f, &err), 0);
     tn_capture_close(c, NULL);
 
-    /* the same through libpcap (standard input goes there): the same verdict */
+    /* the same through libpcap (standard input goes there): the same packets and warning */
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
@@ -200,8 +208,9 @@ START_TEST(test_pcap_usec_fraction)
         struct tn_capture *s;
         struct tn_err e2 = {0};
         int ok = tn_capture_open_file(&s, "-", &e2) == 0 && tn_capture_next(s, &f, &e2) == 1 &&
-                 tn_capture_next(s, &f, &e2) == -TN_ETRUNC &&
-                 strstr(e2.msg, "packet 2: bad record header (time stamp fraction") != NULL;
+                 tn_capture_next(s, &f, &e2) == 1 && f.ts.nsec == 999999000u &&
+                 tn_capture_next(s, &f, &e2) == 1 && tn_capture_next(s, &f, &e2) == -TN_ETRUNC &&
+                 strstr(e2.msg, "packet 2 has a time stamp fraction not below one second") != NULL;
         _exit(ok ? 0 : 1);
     }
     int status;
