@@ -238,24 +238,49 @@ static const struct { const char *path; long frames; const char *held; } ng_coun
     {"tcpdump-tests/empty.pcapng", 0, NULL},
 };
 
-START_TEST(test_pcapng_counts)
+/* Read path to its end: frames frames, then (held not NULL) the end-of-file warning of time
+ * stamps held to what a time stamp can be, then the end. */
+static void check_count(const char *rel, long frames, const char *held)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s", tn_test_corpus_path(ng_counts[_i].path));
-    if (!ng_counts[_i].held) {
-        ck_assert_int_eq(count_file(path), ng_counts[_i].frames);
+    snprintf(path, sizeof path, "%s", tn_test_corpus_path(rel));
+    if (!held) {
+        ck_assert_int_eq(count_file(path), frames);
         return;
     }
     struct tn_capture *c;
     struct tn_err err = {0};
     int r = tn_capture_open_file(&c, path, &err);
     ck_assert_msg(r == 0, "open %s: %s", path, err.msg);
-    ck_assert_int_eq(count_frames(c, &err, &r), ng_counts[_i].frames);
+    ck_assert_int_eq(count_frames(c, &err, &r), frames);
     ck_assert_int_eq(r, -TN_ETRUNC);   /* a warning, after the last frame */
-    ck_assert_msg(strstr(err.msg, ng_counts[_i].held) != NULL, "%s", err.msg);
+    ck_assert_msg(strstr(err.msg, held) != NULL, "%s", err.msg);
     ck_assert_int_eq(count_frames(c, &err, &r), 0);
     ck_assert_int_eq(r, 0);
     tn_capture_close(c, NULL);
+}
+
+START_TEST(test_pcapng_counts)
+{
+    check_count(ng_counts[_i].path, ng_counts[_i].frames, ng_counts[_i].held);
+}
+END_TEST
+
+/* tcpdump's own captures of broken time stamps: tcpdump -tt reads every packet (the frames
+ * below are its counts) and prints the fractions as they are (1418145370.1000000,
+ * .2147483648); we read them too, with the fractions held to 999999 us and one warning. */
+static const struct { const char *path; long frames; const char *held; } held_ts[] = {
+    {"tcpdump-tests/timestamp_invalid_micro.pcap", 3,
+     "2 packets from packet 2 have time stamp fractions not below one second"},
+    {"tcpdump-tests/timestamp_invalid_nano.pcap", 3,
+     "2 packets from packet 2 have time stamp fractions not below one second"},
+    /* tcpdump: 28315904.000000, the year 2107 wrapped past 2^32 s */
+    {"tcpdump-tests/time_2107.pcapng", 1, "packet 1 has a time stamp outside 1970-2106"},
+};
+
+START_TEST(test_time_stamps_held)
+{
+    check_count(held_ts[_i].path, held_ts[_i].frames, held_ts[_i].held);
 }
 END_TEST
 
@@ -1277,6 +1302,7 @@ Suite *tn_capture_suite(void)
         tcase_add_test(tc, test_pcapng_mixed_linktypes_big_endian);
         tcase_add_test(tc, test_pcapng_tsresol_per_interface);
         tcase_add_loop_test(tc, test_pcapng_counts, 0, (int)TN_ARRAY_LEN(ng_counts));
+        tcase_add_loop_test(tc, test_time_stamps_held, 0, (int)TN_ARRAY_LEN(held_ts));
         tcase_add_test(tc, test_pcapng_many_interfaces);
         tcase_add_loop_test(tc, test_erf, 0, (int)TN_ARRAY_LEN(erfs));
         tcase_add_test(tc, test_erf_without_extension);
