@@ -4,8 +4,9 @@
  * is split into two files F and G (two capture points, a truth file beside its trace, two
  * experiment traces); the rest is the files' bytes.  The program's main() runs as it does from
  * a shell, writing into a scratch directory D that is removed afterwards: the readers, the
- * analysis, the text reports, every CSV writer, the figures (PNG, SVG, PDF), xplot, -w, the
- * multi-flow views (fairness, queues, experiments), the two-point merge and the ns-2 reader.
+ * analysis, the text reports, every CSV writer, JSON Lines, the figures (PNG, SVG, PDF), xplot,
+ * -w, the multi-flow views (fairness, queues, experiments), the two-point merge, the ns-2
+ * reader, --flow names and a BPF filter.
  * The packets of the read loop live in main's callees only, so a pointer kept to one past its
  * frame is caught with ASan's detect_stack_use_after_return (see fuzz_pipeline.c).
  */
@@ -38,6 +39,11 @@ static const char *const cmds[][16] = {
     {"--connection", "1", "--from", "0.001", "--to", "2", "--interval", "10", "--csv", "@D/csv",
      "--timeline", "@F"},
     {"--fairness-window", "100", "--parallel-window", "50", "--csv", "@D/csv", "@F", "@G"},
+    /* the flow names (terms, and a BPF filter on made-up headers), the JSON Lines writer */
+    {"--flow", "web=tcp port 80 or tcp port 5201", "--flow", "c=client=10.0.0.1,proto=tcp",
+     "--fairness-by", "conn", "--json", "@D/out.jsonl", "--csv", "@D/csv", "@F", "@G"},
+    /* a BPF filter after the files, tcptrace's habits (-n -r -W) */
+    {"-n", "-r", "-W", "-l", "@F", "tcp or udp"},
 };
 
 static char *expand(const char *a, const char *d, const char *f, const char *g)

@@ -54,8 +54,8 @@ IFS=$'\n'   # corpus names have spaces ("SACK example .pcapng"): split the lists
 for f in $pcaps; do
     i=$((i + 1))
     head -c 16384 "$f" | seed pcapfile "$i"
-    # cli: command line 0..11 round robin, the whole prefix as F
-    { printf "\\x$(printf %02x $((i % 12)))\\xff\\xff"; head -c 16384 "$f"; } | seed cli "trace$i"
+    # cli: command line 0..13 round robin, the whole prefix as F
+    { printf "\\x$(printf %02x $((i % 14)))\\xff\\xff"; head -c 16384 "$f"; } | seed cli "trace$i"
 done
 for f in "$src"/tests/fuzz/corpus/regress/pipeline-*; do cp "$f" "$work/corpus/pipeline/" 2>/dev/null || { mkdir -p "$work/corpus/pipeline"; cp "$f" "$work/corpus/pipeline/"; }; done
 i=0
