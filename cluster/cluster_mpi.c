@@ -320,7 +320,8 @@ static void exchange(struct job *j)
         rtotal += (size_t)rc[s];
     }
     uint8_t *rbuf = tn_xmalloc(rtotal ? rtotal : 1);
-    MPI_Alltoallv(sbuf, sc, sd, MPI_BYTE, rbuf, rc, rdsp, MPI_BYTE, MPI_COMM_WORLD);
+    MPI_Ialltoallv(sbuf, sc, sd, MPI_BYTE, rbuf, rc, rdsp, MPI_BYTE, MPI_COMM_WORLD, &rq);
+    wait_gently(&rq);
     for (int s = 0; s < n; s++)
         tn_packbuf_put(&j->in[s], rbuf + rdsp[s], (size_t)rc[s]);
     free(sbuf);

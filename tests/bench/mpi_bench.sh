@@ -8,7 +8,7 @@
 #
 # Environment: BIN (default build-rel/tcptrace-ng, built Release if missing), CONNS (short
 #   connections, default 500000: 4.5 M packets), FILES (pieces, default 8), RANKS (the -np
-#   values, default "1 2"; on a 16-core machine "1 2 4 8 16"), OPTS (default -q: the whole analysis, the trace summary as report; -l writes about 6 KB per connection, all through rank 0).
+#   values, default "1 2"; on a 16-core machine "1 2 4 8 16"), OPTS (default -q -j 1: one thread per rank, the whole analysis, the trace summary as report; -l writes about 6 KB per connection, all through rank 0).
 #
 # For each -np: wall s, the sum of the ranks' CPU s and the largest rank's peak RSS MiB
 # (/usr/bin/time on every rank), the speed-up against -np 1, and from the ranks' own report
@@ -23,7 +23,7 @@ BIN=${BIN:-$src/build-rel/tcptrace-ng}
 CONNS=${CONNS:-500000}
 FILES=${FILES:-8}
 RANKS=${RANKS:-"1 2"}
-OPTS=${OPTS:--q}
+OPTS=${OPTS:--q -j 1}
 
 die() { echo "mpi_bench: $*" >&2; exit 1; }
 mkdir -p "$cache" || die "cannot create $cache"
