@@ -14,8 +14,8 @@ enum {
     MAX_WORKERS = 1024,
 };
 
-/* A block not yet full goes out after this much wall time (live): a quiet link still reaches
- * its worker within 10 ms. */
+/* Live, a block not yet full goes out with the first packet read 10 ms after its first one:
+ * on a quiet link packets reach their worker soon (the rest go out at the end of input). */
 #define LIVE_FLUSH_NS 10000000
 
 struct item {
