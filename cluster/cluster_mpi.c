@@ -84,6 +84,7 @@ struct job {
     struct tn_packbuf *out;        /* [size]: records for each rank this round */
     struct tn_packbuf *in;         /* [size]: records received from each rank, not analysed */
     size_t *in_off;                /* [size]: how far each is analysed */
+    struct tn_packbuf sbuf, rbuf;  /* a round's records in one buffer each, for MPI_Alltoallv */
     size_t hold_limit;             /* bytes of records this rank may hold for later */
     long round_records;            /* packets read per round at most */
     unsigned long long records, records_sent, bytes_sent, rounds;
@@ -303,7 +304,9 @@ static void exchange(struct job *j)
         sd[d] = (int)total;
         total += j->out[d].n;
     }
-    uint8_t *sbuf = tn_xmalloc(total ? total : 1);
+    /* the round's buffers are kept from round to round: no fresh pages for every round */
+    tn_grow((void **)&j->sbuf.p, &j->sbuf.cap, total ? total : 1, 1);
+    uint8_t *sbuf = j->sbuf.p;
     for (int d = 0; d < n; d++) {
         if (j->out[d].n)
             memcpy(sbuf + sd[d], j->out[d].p, j->out[d].n);
@@ -319,13 +322,12 @@ static void exchange(struct job *j)
         rdsp[s] = (int)rtotal;
         rtotal += (size_t)rc[s];
     }
-    uint8_t *rbuf = tn_xmalloc(rtotal ? rtotal : 1);
+    tn_grow((void **)&j->rbuf.p, &j->rbuf.cap, rtotal ? rtotal : 1, 1);
+    uint8_t *rbuf = j->rbuf.p;
     MPI_Ialltoallv(sbuf, sc, sd, MPI_BYTE, rbuf, rc, rdsp, MPI_BYTE, MPI_COMM_WORLD, &rq);
     wait_gently(&rq);
     for (int s = 0; s < n; s++)
         tn_packbuf_put(&j->in[s], rbuf + rdsp[s], (size_t)rc[s]);
-    free(sbuf);
-    free(rbuf);
     free(sc);
 }
 
@@ -716,6 +718,8 @@ static int run_divided(struct job *j)
     }
     free(j->out);
     free(j->in);
+    tn_packbuf_fini(&j->sbuf);
+    tn_packbuf_fini(&j->rbuf);
     free(j->in_off);
     tn_analyzer_free(j->an);
     tn_analyzer_free(j->totals);
