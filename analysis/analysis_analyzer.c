@@ -119,8 +119,12 @@ static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt 
     }
     cp->rst_dir = -1;
     c->dfcp = (struct tn_dfcp_infer *)&tn_no_dfcp;
-    /* a pure SYN as the first packet writes no result: a flood's SYNs share the zeros */
-    bool pure_syn = p->kind == TN_PK_TCP && (p->tcp.flags & (TN_TCP_SYN | TN_TCP_ACK)) == TN_TCP_SYN;
+    /* a pure SYN as the first packet writes no result: a flood's SYNs share the zeros.  A SYN
+     * that carries data (TCP Fast Open, RFC 7413; or crafted, as tcpdump's bgp-ub.pcap) has a
+     * sender whose results are written at the end: it gets its own. */
+    bool pure_syn = p->kind == TN_PK_TCP &&
+                    (p->tcp.flags & (TN_TCP_SYN | TN_TCP_ACK | TN_TCP_FIN | TN_TCP_RST)) == TN_TCP_SYN &&
+                    p->payload_len == 0;
     c->inf = pure_syn ? (struct tn_tcp_infer *)tn_no_inf : tn_xcalloc(2, sizeof *c->inf);
     if (p->kind == TN_PK_DFCP) {
         cp->dfcp = tn_xcalloc(1, sizeof *cp->dfcp);

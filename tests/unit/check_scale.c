@@ -245,6 +245,24 @@ START_TEST(test_shards_merge_like_one)
 }
 END_TEST
 
+/* A connection that is one SYN carrying 4708 bytes (tcpdump's bgp-ub.pcap; TCP Fast Open sends
+ * data on SYNs too): its sender's results are written when it finishes, so it cannot share the
+ * lone SYNs' read-only zeros (it crashed the program). */
+START_TEST(test_syn_with_data_alone)
+{
+    struct tn_analysis_cfg cfg = {0};
+    struct tn_analyzer *an = tn_analyzer_new(&cfg);
+    struct tn_pkt p = pkt_of(1, true, 0, 0, S, 4708, T0);
+    tn_analyzer_add(an, &p, TN_DIS_OK, "t");
+    tn_analyzer_finish(an);
+    ck_assert_uint_eq(tn_analyzer_conn_count(an), 1);
+    const struct tn_conn *c = tn_analyzer_conn(an, 0);
+    ck_assert_uint_eq(c->d[TN_A2B].data_bytes, 4708);
+    ck_assert_int_eq(c->inf[TN_A2B].flavor, TN_CC_UNKNOWN);
+    tn_analyzer_free(an);
+}
+END_TEST
+
 Suite *tn_scale_suite(void)
 {
     Suite *s = suite_create("scale");
@@ -255,6 +273,7 @@ Suite *tn_scale_suite(void)
     tcase_add_test(tc, test_closed_connection_finished_when_quiet);
     tcase_add_test(tc, test_eviction_half_open_first);
     tcase_add_test(tc, test_shards_merge_like_one);
+    tcase_add_test(tc, test_syn_with_data_alone);
     suite_add_tcase(s, tc);
     return s;
 }
