@@ -250,7 +250,7 @@ static int add_pick(struct tn_options *o, const char *arg, struct tn_err *err)
     } else {
         return tn_err_set(err, TN_EUSAGE, "--connection: '%s' is neither a number nor A:P-B:P", arg);
     }
-    o->picks = tn_xrealloc(o->picks, (size_t)(o->npicks + 1) * sizeof *o->picks);
+    tn_grow((void **)&o->picks, &o->cap_picks, (size_t)o->npicks + 1, sizeof *o->picks);
     o->picks[o->npicks++] = pk;
     return 0;
 }
@@ -270,8 +270,11 @@ static int add_pick_list(struct tn_options *o, const char *arg, struct tn_err *e
             if (end == q || hi < lo || hi > UINT_MAX || hi - lo > 1000000)
                 return tn_err_set(err, TN_EUSAGE, "-o: '%s': bad range", arg);
         }
+        /* a bound on the whole selection, so that a command line cannot ask for gigabytes */
+        if ((unsigned long)o->npicks + (hi - lo + 1) > 1000000)
+            return tn_err_set(err, TN_EUSAGE, "-o: '%s': more than 1000000 connections picked", arg);
         for (unsigned long v = lo; v <= hi; v++) {
-            o->picks = tn_xrealloc(o->picks, (size_t)(o->npicks + 1) * sizeof *o->picks);
+            tn_grow((void **)&o->picks, &o->cap_picks, (size_t)o->npicks + 1, sizeof *o->picks);
             o->picks[o->npicks++] = (struct tn_conn_pick){(unsigned)v, NULL};
         }
         if (*end == 0)

@@ -42,6 +42,7 @@ struct tn_options {
     bool absolute_seq;         /* TCP sequence numbers as on the wire in timeline and CSV */
     struct tn_conn_pick *picks;
     int npicks;
+    size_t cap_picks;          /* picks grow geometrically: -o 1-1000000 is a million of them */
     int64_t from_ns, to_ns;    /* time window, relative to the trace start; to_ns 0 = end */
     int64_t interval_ns;       /* throughput/goodput interval */
 
