@@ -158,6 +158,14 @@ next_session -x 80 -y 24 "env LC_ALL=C TERM=vt100 $BIN --tui $SAMPLE; echo TN_EX
 wait_for "END OF TRACE" 20 || fail "vt100: the dashboard did not reach the end"
 $T send-keys -t tui j Enter; screen
 grep -q "Sequence" "$TMP/screen" || fail "vt100: detail view"
+# at 80 columns every detail line ends with its last field (a shorter form where the long one
+# would be cut), and a connection that has ended shows its last sampled window, the same number
+# as the Window plot's title, instead of "-"
+grep -Eq "^ rexmt fast .* idle [0-9]+ *$" "$TMP/screen" || fail "80 cols: the retransmission line is cut"
+grep -Eq "^ now .* RTT avg .*(n [0-9]+|samples\)) *$" "$TMP/screen" || fail "80 cols: the RTT line is cut"
+cw=$(sed -n 's/^ cwnd \([^ ]*\) .*(last sampled.*/\1/p' "$TMP/screen")
+pw=$(sed -n 's/.*Window  cwnd \([^ ]*\) .*/\1/p' "$TMP/screen")
+[ -n "$cw" ] && [ "$cw" = "$pw" ] || fail "ended connection: detail cwnd '$cw', Window plot says '$pw'"
 grep -q $'\xe2' "$TMP/screen" && fail "vt100/C locale: UTF-8 characters on screen"
 $T send-keys -t tui q
 wait_for "TN_EXIT=0" 10 || fail "vt100: quit"
