@@ -296,6 +296,8 @@ extern const struct tn_dfcp_infer tn_no_dfcp;
  * through it faults, it never passes unnoticed). */
 extern const struct tn_tcp_infer tn_no_inf[2];
 void tn_conn_free_inf(struct tn_conn *c);
+/* A connection tn_conn_unpack read holds only values the analysis makes (analysis_pack_check.c). */
+bool tn_conn_unpacked_ok(const struct tn_conn_priv *cp);
 
 /* Per-protocol packet handlers: p belongs to c, in direction d. */
 /* tcptrace's long-report counters of one packet (analysis_tcp_counts.c); after the others. */

@@ -145,7 +145,7 @@ struct tn_conn *tn_conn_unpack(const uint8_t *in, size_t n, size_t *used)
     }
     cp->rst_dir = -1;
     cp->inferred = true;       /* finished where it was analysed */
-    if (r.bad) {
+    if (r.bad || !tn_conn_unpacked_ok(cp)) {
         tn_conn_priv_destroy(cp);
         return NULL;
     }

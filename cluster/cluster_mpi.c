@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "cluster.h"
+#include "cluster_wire.h"
 #include "experiment.h"
 #include "run.h"
 #include "shards.h"
@@ -111,6 +112,9 @@ __attribute__((noreturn)) static void abort_job(const struct job *j, const char 
     else
         warn_rank(j, "%s; the job stops (this rank had read no packet yet)", msg);
     fflush(stderr);
+    /* MPI_Abort has the launcher end every process, and MPICH's Hydra may do so before it has
+     * forwarded the message above (1 run in 30 lost it on a loaded machine): a moment first */
+    nanosleep(&(struct timespec){0, 200000000}, NULL);
     MPI_Abort(MPI_COMM_WORLD, TN_EXIT_INPUT);
     abort();   /* MPI_Abort does not return */
 }
@@ -197,10 +201,6 @@ static int owner_of(uint64_t hash, int nranks)
     return (int)(k % (uint64_t)nranks);
 }
 
-/* Record layout: file index (u32), the trace clock before the packet among those this rank
- * read (i64, tn_pkt_place.clock_ns), tn_pkt_pack's bytes. */
-#define REC_HEAD 12
-
 /* Every packet counts in this rank's trace totals; a TCP/DFCP packet's record goes to the
  * owner of its connection. */
 static void route(struct job *j, const struct tn_source_pkt *sp)
@@ -210,11 +210,8 @@ static void route(struct job *j, const struct tn_source_pkt *sp)
     if (p->kind != TN_PK_TCP && p->kind != TN_PK_DFCP)
         return;
     int dest = owner_of(tn_flow_hash(p), j->size);
-    uint8_t rec[REC_HEAD + TN_PKT_PACK_MAX];
-    uint32_t file = (uint32_t)j->file;
-    memcpy(rec, &file, 4);
-    memcpy(rec + 4, &place.clock_ns, 8);
-    size_t n = REC_HEAD + tn_pkt_pack(p, rec + REC_HEAD);
+    uint8_t rec[TN_CLUSTER_REC_MAX];
+    size_t n = tn_cluster_rec_pack((uint32_t)j->file, place.clock_ns, p, rec);
     tn_packbuf_put(&j->out[dest], rec, n);
     j->records++;
     if (dest != j->rank) {
@@ -234,22 +231,19 @@ static void analyse_from(struct job *j, int s, int64_t before)
     struct tn_packbuf *q = &j->in[s];
     size_t off = j->in_off[s];
     while (off < q->n) {
-        if (q->n - off < REC_HEAD)
-            abort_job(j, "a packet record from another rank is cut");
-        uint32_t file;
-        int64_t clock;
-        memcpy(&file, q->p + off, 4);
-        memcpy(&clock, q->p + off + 4, 8);
-        struct tn_pkt p;
-        size_t used = tn_pkt_unpack(q->p + off + REC_HEAD, q->n - off - REC_HEAD, &p);
-        if (!used || file >= (uint32_t)j->o->nfiles)
-            abort_job(j, "a packet record from another rank is malformed");
-        struct tn_pkt_place place = {pkt_key((int)file, p.num), clock > before ? clock : before};
+        struct tn_cluster_rec r;
+        size_t used = tn_cluster_rec_unpack(q->p + off, q->n - off, j->o->nfiles, &r);
+        if (!used) {
+            char msg[120];
+            snprintf(msg, sizeof msg, "a packet record from rank %d is cut or malformed", s);
+            abort_job(j, msg);
+        }
+        struct tn_pkt_place place = {pkt_key((int)r.file, r.pkt.num), r.clock_ns > before ? r.clock_ns : before};
         if (j->workers)
-            tn_shards_pkt(j->workers, &p, place);
+            tn_shards_pkt(j->workers, &r.pkt, place);
         else
-            tn_analyzer_add_flow(j->an, &p, place);
-        off += REC_HEAD + used;
+            tn_analyzer_add_flow(j->an, &r.pkt, place);
+        off += used;
     }
     q->n = 0;
     j->in_off[s] = 0;
@@ -290,6 +284,16 @@ static void wait_gently(MPI_Request *rq)
         if (ns < 1000000)
             ns *= 2;
     }
+}
+
+/* Rank 0's exit status to every rank.  A rank with nothing to do waits here while rank 0 works
+ * alone: gently, not in a blocking broadcast that polls a core away from it. */
+static int share_status(int status)
+{
+    MPI_Request rq;
+    MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    wait_gently(&rq);
+    return status;
 }
 
 static void exchange(struct job *j)
@@ -394,93 +398,39 @@ static size_t hold_limit(int local)
 
 /* ---- the merge on rank 0 ---- */
 
-/* Trace totals with the anomalies' first packets as file indexes (pointers mean nothing on
- * another rank). */
-struct stats_rec {
-    struct tn_trace_stats st;
-    int32_t first_file[TN_ANOM_COUNT];
-};
-
-static int file_index(const struct tn_options *o, const char *name)
-{
-    for (int i = 0; i < o->nfiles; i++)
-        if (o->files[i] == name)
-            return i;
-    return -1;
-}
-
 /* This rank's trace totals, with the evictions of its connection table. */
 static void pack_stats(const struct job *j, struct tn_packbuf *b)
 {
-    const struct tn_options *o = j->o;
-    struct stats_rec s;
-    memset(&s, 0, sizeof s);
-    s.st = *tn_analyzer_stats(j->totals);
-    s.st.evicted += tn_analyzer_stats(j->an)->evicted;
-    for (int k = 0; k < TN_ANOM_COUNT; k++) {
-        s.first_file[k] = s.st.anom_count[k] ? file_index(o, s.st.anom_first_file[k]) : -1;
-        s.st.anom_first_file[k] = NULL;
-    }
-    tn_packbuf_put(b, &s, sizeof s);
-}
-
-/* Sums, the earliest and latest time stamps, each anomaly's first packet by read order. */
-static void merge_stats(const struct tn_options *o, struct tn_trace_stats *m, const struct stats_rec *s)
-{
-    const struct tn_trace_stats *x = &s->st;
-    m->frames += x->frames;
-    m->tcp += x->tcp;
-    m->dfcp += x->dfcp;
-    m->other += x->other;
-    m->ip4 += x->ip4;
-    m->ip6 += x->ip6;
-    m->fragments += x->fragments;
-    m->tunneled += x->tunneled;
-    m->anom_pkts += x->anom_pkts;
-    m->truncated += x->truncated;
-    m->malformed += x->malformed;
-    m->evicted += x->evicted;
-    if (x->have_time) {
-        if (!m->have_time || tn_time_cmp(x->first, m->first) < 0)
-            m->first = x->first;
-        if (!m->have_time || tn_time_cmp(x->last, m->last) > 0)
-            m->last = x->last;
-        m->have_time = true;
-    }
-    for (int k = 0; k < TN_ANOM_COUNT; k++) {
-        if (!x->anom_count[k])
-            continue;
-        int f = s->first_file[k] < 0 ? 0 : s->first_file[k];
-        bool earlier = !m->anom_count[k] ||
-                       pkt_key(f, x->anom_first[k]) < pkt_key(file_index(o, m->anom_first_file[k]), m->anom_first[k]);
-        if (earlier) {
-            m->anom_first[k] = x->anom_first[k];
-            m->anom_first_file[k] = o->files[f];
-        }
-        m->anom_count[k] += x->anom_count[k];
-    }
+    tn_cluster_stats_pack(tn_analyzer_stats(j->totals), tn_analyzer_stats(j->an)->evicted,
+                          (const char *const *)j->o->files, j->o->nfiles, b);
 }
 
 static void send_results(struct job *j, const struct tn_packbuf *b)
 {
     (void)j;
     unsigned long long len = b->n;
-    MPI_Send(&len, 1, MPI_UNSIGNED_LONG_LONG, 0, 1, MPI_COMM_WORLD);
+    MPI_Request rq;
+    MPI_Isend(&len, 1, MPI_UNSIGNED_LONG_LONG, 0, 1, MPI_COMM_WORLD, &rq);
+    wait_gently(&rq);
     for (size_t off = 0; off < b->n; off += TN_CLUSTER_CHUNK) {
         size_t k = b->n - off < TN_CLUSTER_CHUNK ? b->n - off : TN_CLUSTER_CHUNK;
-        MPI_Send(b->p + off, (int)k, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
+        MPI_Isend(b->p + off, (int)k, MPI_BYTE, 0, 2, MPI_COMM_WORLD, &rq);
+        wait_gently(&rq);
     }
 }
 
 static void recv_results(int from, struct tn_packbuf *b)
 {
     unsigned long long len;
-    MPI_Recv(&len, 1, MPI_UNSIGNED_LONG_LONG, from, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Request rq;
+    MPI_Irecv(&len, 1, MPI_UNSIGNED_LONG_LONG, from, 1, MPI_COMM_WORLD, &rq);
+    wait_gently(&rq);
     b->n = 0;
     tn_grow((void **)&b->p, &b->cap, (size_t)len, 1);
     for (size_t off = 0; off < len; off += TN_CLUSTER_CHUNK) {
         size_t k = len - off < TN_CLUSTER_CHUNK ? len - off : TN_CLUSTER_CHUNK;
-        MPI_Recv(b->p + off, (int)k, MPI_BYTE, from, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Irecv(b->p + off, (int)k, MPI_BYTE, from, 2, MPI_COMM_WORLD, &rq);
+        wait_gently(&rq);
     }
     b->n = (size_t)len;
 }
@@ -492,29 +442,22 @@ struct merged {
 };
 
 /* A rank's first message: its trace totals. */
-static void unpack_stats(struct job *j, const struct tn_packbuf *b, struct merged *m)
+static void unpack_stats(struct job *j, const struct tn_packbuf *b, int from, struct merged *m)
 {
-    struct stats_rec s;
-    if (b->n != sizeof s)
-        abort_job(j, "the trace totals of a rank are cut");
-    memcpy(&s, b->p, sizeof s);
-    merge_stats(j->o, &m->st, &s);
+    if (tn_cluster_stats_merge(b->p, b->n, (const char *const *)j->o->files, j->o->nfiles, &m->st) < 0) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "the trace totals of rank %d are cut or malformed", from);
+        abort_job(j, msg);
+    }
 }
 
 /* The next messages: connections (each knows its first packet's place, tn_conn.ord). */
 static void unpack_conns(struct job *j, const struct tn_packbuf *b, int from, struct merged *m)
 {
-    size_t off = 0;
-    while (off < b->n) {
-        size_t used = 0;
-        struct tn_conn *c = tn_conn_unpack(b->p + off, b->n - off, &used);
-        if (!c) {
-            char msg[120];
-            snprintf(msg, sizeof msg, "a connection of rank %d's results is malformed", from);
-            abort_job(j, msg);
-        }
-        tn_analyzer_adopt(m->remote, c, 0);
-        off += used;
+    if (tn_cluster_conns_unpack(b->p, b->n, m->remote) < 0) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "a connection of rank %d's results is cut or malformed", from);
+        abort_job(j, msg);
     }
 }
 
@@ -549,10 +492,10 @@ static struct tn_analyzer *assemble(struct job *j, const struct tn_analysis_cfg 
     m.remote = tn_analyzer_new(acfg);
     struct tn_packbuf b = {0};
     pack_stats(j, &b);
-    unpack_stats(j, &b, &m);
+    unpack_stats(j, &b, 0, &m);
     for (int r = 1; r < j->size; r++) {
         recv_results(r, &b);
-        unpack_stats(j, &b, &m);
+        unpack_stats(j, &b, r, &m);
         for (;;) {
             recv_results(r, &b);
             if (b.n == 0)
@@ -572,46 +515,16 @@ static struct tn_analyzer *assemble(struct job *j, const struct tn_analysis_cfg 
 
 /* ---- experiments: a rank per trace ---- */
 
-/* Trace i's results: exit status (i32), trace totals (no file names: the experiment table
- * names the trace), the connections in their order with their numbers. */
-static void pack_trace(int status, const struct tn_analyzer *an, struct tn_packbuf *b)
-{
-    int32_t st32 = status;
-    tn_packbuf_put(b, &st32, sizeof st32);
-    struct tn_trace_stats st = *tn_analyzer_stats(an);
-    for (int k = 0; k < TN_ANOM_COUNT; k++)
-        st.anom_first_file[k] = NULL;
-    tn_packbuf_put(b, &st, sizeof st);
-    uint64_t n = tn_analyzer_conn_count(an);
-    tn_packbuf_put(b, &n, sizeof n);
-    for (size_t i = 0; i < n; i++)
-        tn_conn_pack(tn_analyzer_conn(an, i), b);
-}
-
-static struct tn_analyzer *unpack_trace(struct job *j, const struct tn_packbuf *b, int *status)
+static struct tn_analyzer *unpack_trace(struct job *j, const struct tn_packbuf *b, int from, int *status)
 {
     struct tn_analysis_cfg acfg;
     tn_experiment_analysis_cfg(j->o, &acfg);
-    struct tn_analyzer *an = tn_analyzer_new(&acfg);
-    int32_t st32;
-    struct tn_trace_stats st;
-    uint64_t n;
-    if (b->n < sizeof st32 + sizeof st + sizeof n)
-        abort_job(j, "the results of a trace are cut");
-    memcpy(&st32, b->p, sizeof st32);
-    memcpy(&st, b->p + sizeof st32, sizeof st);
-    memcpy(&n, b->p + sizeof st32 + sizeof st, sizeof n);
-    size_t off = sizeof st32 + sizeof st + sizeof n;
-    for (uint64_t i = 0; i < n; i++) {
-        size_t used = 0;
-        struct tn_conn *c = tn_conn_unpack(b->p + off, b->n - off, &used);
-        if (!c)
-            abort_job(j, "a connection of a trace's results is malformed");
-        tn_analyzer_adopt(an, c, c->idx);
-        off += used;
+    struct tn_analyzer *an = tn_cluster_trace_unpack(b->p, b->n, &acfg, status);
+    if (!an) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "the results of a trace from rank %d are cut or malformed", from);
+        abort_job(j, msg);
     }
-    tn_analyzer_set_stats(an, &st);
-    *status = st32;
     return an;
 }
 
@@ -624,7 +537,7 @@ static struct tn_analyzer *trace_of(void *arg, int i, int *status)
         return tn_experiment_read(j->o, i, status);
     struct tn_packbuf b = {0};
     recv_results(from, &b);
-    struct tn_analyzer *an = unpack_trace(j, &b, status);
+    struct tn_analyzer *an = unpack_trace(j, &b, from, status);
     tn_packbuf_fini(&b);
     return an;
 }
@@ -639,14 +552,13 @@ static int run_experiment(struct job *j)
             int st;
             struct tn_analyzer *an = tn_experiment_read(j->o, i, &st);
             struct tn_packbuf b = {0};
-            pack_trace(st, an, &b);
+            tn_cluster_trace_pack(st, an, &b);
             send_results(j, &b);
             tn_packbuf_fini(&b);
             tn_analyzer_free(an);
         }
     }
-    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    return status;
+    return share_status(status);
 }
 
 /* ---- the job ---- */
@@ -703,7 +615,9 @@ static int run_divided(struct job *j)
     }
     j->src = NULL;
     int status;
-    MPI_Allreduce(&j->status, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Request rq;
+    MPI_Iallreduce(&j->status, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &rq);
+    wait_gently(&rq);
     if (j->rank == 0) {
         struct tn_run r = {.o = o, .acfg = acfg, .status = status, .finished = true};
         r.an = assemble(j, &acfg);
@@ -711,7 +625,7 @@ static int run_divided(struct job *j)
     } else {
         results_out(j);
     }
-    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    status = share_status(status);
     for (int r = 0; r < j->size; r++) {
         tn_packbuf_fini(&j->out[r]);
         tn_packbuf_fini(&j->in[r]);
@@ -737,6 +651,22 @@ int tn_cluster_main(const struct tn_options *o, int (*alone)(const struct tn_opt
     struct job j = {.o = o, .file = -1};
     MPI_Comm_rank(MPI_COMM_WORLD, &j.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &j.size);
+    /* Another MPI's launcher (Open MPI's mpirun starting a binary built with MPICH, or the
+     * reverse): each process is a job of one and would write every output. */
+    int env = tn_cluster_env_size();
+    if (j.size == 1 && env > 1) {
+        char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "", msg[400];
+        int len = 0;
+        MPI_Get_library_version(lib, &len);
+        lib[strcspn(lib, "\n,")] = 0;
+        for (char *t = lib; (t = strchr(t, '\t')) != NULL;)
+            *t = ' ';
+        snprintf(msg, sizeof msg, "started as one of %d MPI processes, but this tcptrace-ng's MPI (%.200s) sees a "
+                 "job of one: start it with the launcher of that MPI (docs/cluster.md)", env, lib);
+        tn_cli_warn(msg);
+        MPI_Finalize();
+        return TN_EXIT_USAGE;
+    }
     int status = 0;
     if (o->nexps > 0 && !o->tui) {
         status = run_experiment(&j);
@@ -745,7 +675,7 @@ int tn_cluster_main(const struct tn_options *o, int (*alone)(const struct tn_opt
     } else {
         if (j.rank == 0)
             status = alone(o);
-        MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        status = share_status(status);
     }
     MPI_Finalize();
     return status;

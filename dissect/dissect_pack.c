@@ -117,7 +117,9 @@ static void get_addr(struct tn_unpack *r, struct tn_addr *a)
 {
     a->family = tn_unpack_u8(r);
     uint8_t n = tn_unpack_u8(r);
-    if (n != 0 && n != 4 && n != 16) {
+    /* as put_addr writes them: IPv4 in 4 bytes, IPv6 in 16 (or 4 when the rest is zero) */
+    bool fits = a->family == 6 || (a->family == 4 && n <= 4) || (a->family == 0 && n == 0);
+    if ((n != 0 && n != 4 && n != 16) || !fits) {
         r->bad = true;
         return;
     }
@@ -196,6 +198,12 @@ size_t tn_pkt_unpack(const uint8_t *in, size_t n, struct tn_pkt *p)
         d->k = tn_unpack_u32(&r);
         d->hdr_sport = tn_unpack_u16(&r);
         d->hdr_dport = tn_unpack_u16(&r);
+        if (d->type > 15)   /* a 4-bit field (dfcp-wire-format.md); counted per type */
+            return 0;
     }
+    /* time stamps as the capture layer hands them out: in pcap's range (TN_TIME_SEC_MAX), so
+     * that differences of times cannot overflow in the analysis */
+    if (p->ts.sec < 0 || p->ts.sec > TN_TIME_SEC_MAX || p->ts.nsec >= 1000000000u)
+        return 0;
     return r.bad ? 0 : (size_t)(r.p - in);
 }

@@ -80,33 +80,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     argv[argc] = NULL;
     extern int optind;
     optind = 0;
-    /* the reports (stdout) and the program's warnings (stderr) go to /dev/null, out of the way
-     * of libFuzzer's log; TN_FUZZ_VERBOSE=1 keeps stderr (a finding's sanitizer report is there:
-     * replay it so) */
-    static int quiet = -1;
-    if (quiet < 0)
-        quiet = !getenv("TN_FUZZ_VERBOSE");
-    fflush(stdout);
-    fflush(stderr);
-    int out = dup(1), errfd = quiet ? dup(2) : -1;
-    int null = open("/dev/null", O_WRONLY);
-    if (null >= 0) {
-        dup2(null, 1);
-        if (quiet)
-            dup2(null, 2);
-        close(null);
-    }
+    struct tn_fuzz_quiet q;
+    tn_fuzz_quiet_begin(&q);
     (void)tn_cli_main(argc, argv);
-    fflush(stdout);
-    fflush(stderr);
-    if (out >= 0) {
-        dup2(out, 1);
-        close(out);
-    }
-    if (errfd >= 0) {
-        dup2(errfd, 2);
-        close(errfd);
-    }
+    tn_fuzz_quiet_end(&q);
     for (int i = 0; i < argc; i++)
         free(argv[i]);
     tn_fuzz_rmtree(dir);

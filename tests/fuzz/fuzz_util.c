@@ -1,6 +1,7 @@
 /* fuzz_util.c - temporary files and directories for the fuzz targets (fuzz_util.h). */
 #include "fuzz_util.h"
 
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,4 +47,36 @@ static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ft
 void tn_fuzz_rmtree(const char *path)
 {
     nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+void tn_fuzz_quiet_begin(struct tn_fuzz_quiet *q)
+{
+    static int quiet = -1;
+    if (quiet < 0)
+        quiet = !getenv("TN_FUZZ_VERBOSE");
+    fflush(stdout);
+    fflush(stderr);
+    q->out = dup(1);
+    q->err = quiet ? dup(2) : -1;
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+        dup2(null, 1);
+        if (quiet)
+            dup2(null, 2);
+        close(null);
+    }
+}
+
+void tn_fuzz_quiet_end(struct tn_fuzz_quiet *q)
+{
+    fflush(stdout);
+    fflush(stderr);
+    if (q->out >= 0) {
+        dup2(q->out, 1);
+        close(q->out);
+    }
+    if (q->err >= 0) {
+        dup2(q->err, 2);
+        close(q->err);
+    }
 }

@@ -17,4 +17,13 @@ int tn_fuzz_mkdtemp(char *out);
 /* rm -rf path. */
 void tn_fuzz_rmtree(const char *path);
 
+/* Standard output (the reports) and, unless TN_FUZZ_VERBOSE is set, standard error (the
+ * program's warnings) go to /dev/null until tn_fuzz_quiet_end, out of the way of libFuzzer's
+ * log (a finding's sanitizer report is on stderr: replay it with TN_FUZZ_VERBOSE=1). */
+struct tn_fuzz_quiet {
+    int out, err;   /* the saved descriptors, -1: none */
+};
+void tn_fuzz_quiet_begin(struct tn_fuzz_quiet *q);
+void tn_fuzz_quiet_end(struct tn_fuzz_quiet *q);
+
 #endif

@@ -26,13 +26,15 @@ while [ $# -gt 0 ]; do
         *) targets+=("$1"); shift ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(dissect pipeline pcapfile ns2 truth options cli)
+[ ${#targets[@]} -gt 0 ] || targets=(dissect pipeline pcapfile ns2 truth options cli cluster)
 build=$src/build-fuzz
 work=${work:-$build/work}
 command -v clang >/dev/null || { echo "run.sh: clang is needed (apt-get install clang)"; exit 1; }
 
 CC=clang nice cmake -S "$src" -B "$build" -DTN_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 1
-nice cmake --build "$build" -j2 --target "${targets[@]/#/fuzz_}" >"$build/build.log" 2>&1 ||
+extra=()
+[[ " ${targets[*]} " == *" cluster "* ]] && extra=(fuzz_cluster_seeds)
+nice cmake --build "$build" -j2 --target "${targets[@]/#/fuzz_}" ${extra[@]+"${extra[@]}"} >"$build/build.log" 2>&1 ||
     { tail -30 "$build/build.log"; exit 1; }
 
 corpus=$src/../shared/corpus
@@ -86,6 +88,14 @@ printf '%s\0' --ingress a.pcap --egress b.pcap --fairness-by hostpair --fairness
     --parallel-window 20 --queue-estimate --replay=2 -Z nobody --idle-timeout 1e9 | seed options 3
 printf '%s\0' -i lo -s 96 --buffer 1024 -w o.pcap --dfcp-proto 253 --dfcp-port 9000 'tcp port 80' | seed options 4
 printf '\x01\x00\x45\x00\x00\x28' | seed dissect 1
+# cluster: packet records, a rank's results and an experiment trace's results packed from the
+# samples (and a few corpus traces of other link types)
+if [[ " ${targets[*]} " == *" cluster "* ]]; then
+    mkdir -p "$work/corpus/cluster"
+    # shellcheck disable=SC2086
+    nice "$build/tests/fuzz/fuzz_cluster_seeds" "$work/corpus/cluster" $(printf '%s\n' $pcaps | head -40) ||
+        echo "run.sh: some cluster seeds could not be made"
+fi
 unset IFS
 
 par=()

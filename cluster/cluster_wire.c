@@ -1,0 +1,200 @@
+/* cluster_wire.c - what the ranks of an MPI job send each other, as bytes and back (see
+ * cluster_wire.h).  No MPI here: the fuzz target decodes the same bytes. */
+#include <string.h>
+
+#include "cluster_wire.h"
+
+size_t tn_cluster_rec_pack(uint32_t file, int64_t clock_ns, const struct tn_pkt *p, uint8_t *out)
+{
+    memcpy(out, &file, 4);
+    memcpy(out + 4, &clock_ns, 8);
+    return TN_CLUSTER_REC_HEAD + tn_pkt_pack(p, out + TN_CLUSTER_REC_HEAD);
+}
+
+size_t tn_cluster_rec_unpack(const uint8_t *in, size_t n, int nfiles, struct tn_cluster_rec *r)
+{
+    if (n < TN_CLUSTER_REC_HEAD)
+        return 0;
+    memcpy(&r->file, in, 4);
+    memcpy(&r->clock_ns, in + 4, 8);
+    if (nfiles <= 0 || r->file >= (uint32_t)nfiles)
+        return 0;
+    size_t used = tn_pkt_unpack(in + TN_CLUSTER_REC_HEAD, n - TN_CLUSTER_REC_HEAD, &r->pkt);
+    /* the clock is a time stamp read before (pcap's range, TN_TIME_SEC_MAX), or none (INT64_MIN) */
+    const int64_t clock_max = TN_TIME_SEC_MAX * 1000000000 + 999999999;
+    if (!used || (r->clock_ns != INT64_MIN && (r->clock_ns < 0 || r->clock_ns > clock_max)))
+        return 0;
+    return TN_CLUSTER_REC_HEAD + used;
+}
+
+/* ---- trace totals ---- */
+
+struct stats_rec {
+    struct tn_trace_stats st;   /* anom_first_file all NULL */
+    int32_t first_file[TN_ANOM_COUNT];
+};
+
+static int file_index(const char *const *files, int nfiles, const char *name)
+{
+    for (int i = 0; i < nfiles; i++)
+        if (files[i] == name)
+            return i;
+    return -1;
+}
+
+void tn_cluster_stats_pack(const struct tn_trace_stats *st, uint64_t evicted, const char *const *files,
+                           int nfiles, struct tn_packbuf *b)
+{
+    struct stats_rec s;
+    memset(&s, 0, sizeof s);
+    s.st = *st;
+    s.st.evicted += evicted;
+    for (int k = 0; k < TN_ANOM_COUNT; k++) {
+        s.first_file[k] = s.st.anom_count[k] ? file_index(files, nfiles, s.st.anom_first_file[k]) : -1;
+        s.st.anom_first_file[k] = NULL;
+    }
+    tn_packbuf_put(b, &s, sizeof s);
+}
+
+static bool time_ok(struct tn_time t)
+{
+    return t.sec >= 0 && t.sec <= TN_TIME_SEC_MAX && t.nsec < 1000000000u;
+}
+
+/* Totals as a rank writes them: a bool that is 0 or 1, time stamps in pcap's range (the capture
+ * layer holds them there, TN_TIME_SEC_MAX), no pointer.  The bool is read as a byte: a bool
+ * holding 2 is undefined to load. */
+static bool stats_ok(struct tn_trace_stats *st)
+{
+    uint8_t have;
+    memcpy(&have, &st->have_time, 1);
+    if (have > 1 || (have && (!time_ok(st->first) || !time_ok(st->last))))
+        return false;
+    for (int k = 0; k < TN_ANOM_COUNT; k++)
+        st->anom_first_file[k] = NULL;
+    return true;
+}
+
+/* Two packets in the order one process reads them: file index, then packet number. */
+static int read_order(int fa, uint64_t na, int fb, uint64_t nb)
+{
+    if (fa != fb)
+        return fa < fb ? -1 : 1;
+    return na < nb ? -1 : na > nb;
+}
+
+int tn_cluster_stats_merge(const uint8_t *in, size_t n, const char *const *files, int nfiles,
+                           struct tn_trace_stats *m)
+{
+    struct stats_rec s;
+    if (n != sizeof s || nfiles <= 0)
+        return -1;
+    memcpy(&s, in, sizeof s);
+    if (!stats_ok(&s.st))
+        return -1;
+    for (int k = 0; k < TN_ANOM_COUNT; k++)
+        if (s.st.anom_count[k] && (s.first_file[k] < 0 || s.first_file[k] >= nfiles))
+            return -1;
+    const struct tn_trace_stats *x = &s.st;
+    m->frames += x->frames;
+    m->tcp += x->tcp;
+    m->dfcp += x->dfcp;
+    m->other += x->other;
+    m->ip4 += x->ip4;
+    m->ip6 += x->ip6;
+    m->fragments += x->fragments;
+    m->tunneled += x->tunneled;
+    m->anom_pkts += x->anom_pkts;
+    m->truncated += x->truncated;
+    m->malformed += x->malformed;
+    m->evicted += x->evicted;
+    if (x->have_time) {
+        if (!m->have_time || tn_time_cmp(x->first, m->first) < 0)
+            m->first = x->first;
+        if (!m->have_time || tn_time_cmp(x->last, m->last) > 0)
+            m->last = x->last;
+        m->have_time = true;
+    }
+    for (int k = 0; k < TN_ANOM_COUNT; k++) {
+        if (!x->anom_count[k])
+            continue;
+        int f = s.first_file[k];
+        if (!m->anom_count[k] || read_order(f, x->anom_first[k], file_index(files, nfiles, m->anom_first_file[k]),
+                                            m->anom_first[k]) < 0) {
+            m->anom_first[k] = x->anom_first[k];
+            m->anom_first_file[k] = files[f];
+        }
+        m->anom_count[k] += x->anom_count[k];
+    }
+    return 0;
+}
+
+/* ---- connections ---- */
+
+int tn_cluster_conns_unpack(const uint8_t *in, size_t n, struct tn_analyzer *into)
+{
+    size_t off = 0;
+    while (off < n) {
+        size_t used = 0;
+        struct tn_conn *c = tn_conn_unpack(in + off, n - off, &used);
+        if (!c)
+            return -1;
+        tn_analyzer_adopt(into, c, 0);
+        off += used;
+    }
+    return 0;
+}
+
+/* ---- an experiment trace ---- */
+
+void tn_cluster_trace_pack(int status, const struct tn_analyzer *an, struct tn_packbuf *b)
+{
+    int32_t st32 = status;
+    tn_packbuf_put(b, &st32, sizeof st32);
+    struct tn_trace_stats st = *tn_analyzer_stats(an);
+    for (int k = 0; k < TN_ANOM_COUNT; k++)
+        st.anom_first_file[k] = NULL;
+    tn_packbuf_put(b, &st, sizeof st);
+    uint64_t n = tn_analyzer_conn_count(an);
+    tn_packbuf_put(b, &n, sizeof n);
+    for (size_t i = 0; i < n; i++)
+        tn_conn_pack(tn_analyzer_conn(an, i), b);
+}
+
+struct tn_analyzer *tn_cluster_trace_unpack(const uint8_t *in, size_t n, const struct tn_analysis_cfg *acfg,
+                                            int *status)
+{
+    int32_t st32;
+    struct tn_trace_stats st;
+    uint64_t nconns;
+    size_t off = sizeof st32 + sizeof st + sizeof nconns;
+    if (n < off)
+        return NULL;
+    memcpy(&st32, in, sizeof st32);
+    memcpy(&st, in + sizeof st32, sizeof st);
+    memcpy(&nconns, in + sizeof st32 + sizeof st, sizeof nconns);
+    if (st32 < 0 || st32 > 255 || !stats_ok(&st))
+        return NULL;
+    struct tn_analyzer *an = tn_analyzer_new(acfg);
+    unsigned last = 0;
+    for (uint64_t i = 0; i < nconns; i++) {
+        size_t used = 0;
+        struct tn_conn *c = off < n ? tn_conn_unpack(in + off, n - off, &used) : NULL;
+        /* one process numbers a trace's connections 1, 2, ... (gaps where some were evicted) */
+        if (!c || c->idx <= last) {
+            tn_conn_unpacked_free(c);
+            tn_analyzer_free(an);
+            return NULL;
+        }
+        last = c->idx;
+        tn_analyzer_adopt(an, c, c->idx);
+        off += used;
+    }
+    if (off != n) {
+        tn_analyzer_free(an);
+        return NULL;
+    }
+    tn_analyzer_set_stats(an, &st);
+    *status = st32;
+    return an;
+}

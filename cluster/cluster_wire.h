@@ -1,0 +1,62 @@
+/* cluster_wire.h - what the ranks of an MPI job send each other, as bytes and back, without MPI
+ * (docs/cluster.md): packet records, a rank's trace totals, its finished connections, an
+ * experiment trace's results.  cluster_mpi.c sends them; tests/fuzz/fuzz_cluster.c decodes
+ * hostile ones.  The bytes come from ranks of the same job (the same binary), yet every decoder
+ * refuses what is cut, names a file that is not there, or holds a value the encoder never
+ * writes, rather than read past its end or follow a pointer of another process: a corrupt
+ * message ends the job with a message, not a crash. */
+#ifndef TN_CLUSTER_WIRE_H
+#define TN_CLUSTER_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis.h"
+#include "dissect.h"
+
+/* A packet record: the index in the options' files of the file the packet came from (u32), the
+ * trace clock before it among the packets its reader read (i64, tn_pkt_place.clock_ns), then
+ * tn_pkt_pack's bytes. */
+#define TN_CLUSTER_REC_HEAD 12
+#define TN_CLUSTER_REC_MAX (TN_CLUSTER_REC_HEAD + TN_PKT_PACK_MAX)
+
+struct tn_cluster_rec {
+    uint32_t file;
+    int64_t clock_ns;
+    struct tn_pkt pkt;
+};
+
+/* Writes the record into out (TN_CLUSTER_REC_MAX bytes at least); returns its length. */
+size_t tn_cluster_rec_pack(uint32_t file, int64_t clock_ns, const struct tn_pkt *p, uint8_t *out);
+
+/* Reads one record at in (n bytes there) naming one of nfiles files; returns its length, 0 when
+ * it is cut or malformed. */
+size_t tn_cluster_rec_unpack(const uint8_t *in, size_t n, int nfiles, struct tn_cluster_rec *r);
+
+/* A rank's trace totals (with evicted connections added), the file of each anomaly's first
+ * packet written as its index in files (pointers mean nothing on another rank). */
+void tn_cluster_stats_pack(const struct tn_trace_stats *st, uint64_t evicted, const char *const *files,
+                           int nfiles, struct tn_packbuf *b);
+
+/* Merges the totals tn_cluster_stats_pack wrote (n bytes at in) into m: sums, the earliest and
+ * latest time stamps, each anomaly's first packet by read order (file index, then packet).
+ * 0, or -1 when the bytes are no such totals. */
+int tn_cluster_stats_merge(const uint8_t *in, size_t n, const char *const *files, int nfiles,
+                           struct tn_trace_stats *m);
+
+/* Connections tn_conn_pack wrote one after the other (n bytes at in), adopted by into in their
+ * order (tn_analyzer_adopt, numbered next).  0, or -1 when one is malformed (those before it
+ * are into's). */
+int tn_cluster_conns_unpack(const uint8_t *in, size_t n, struct tn_analyzer *into);
+
+/* An experiment trace's results: its exit status (i32), trace totals (no file names: the
+ * experiment table names the trace), the number of connections (u64) and each connection with
+ * its number. */
+void tn_cluster_trace_pack(int status, const struct tn_analyzer *an, struct tn_packbuf *b);
+
+/* Those results in a new analyzer of acfg, *status its exit status; NULL when malformed
+ * (connections whose numbers do not grow, cut bytes, bytes after the last connection). */
+struct tn_analyzer *tn_cluster_trace_unpack(const uint8_t *in, size_t n, const struct tn_analysis_cfg *acfg,
+                                            int *status);
+
+#endif
