@@ -16,19 +16,29 @@
 #    message naming the rank and the file.
 # Open MPI leaks its own allocations at exit: under ASan the leak check skips libmpi and
 # libopen-pal only (tests/e2e/lsan-mpi.supp).
+# The launcher is mpirun (Open MPI's, the default build's), or TN_MPIRUN: MPICH's Hydra
+# (TN_MPIRUN=mpiexec.mpich with a binary built against MPICH, docs/cluster.md).
 # Args: $1 binary, $2 corpus dir (unused), $3 source dir.  Exit 0 pass, 1 fail, 77 skip.
 set -u
 bin=$1
 src=${3:-$(cd "$(dirname "$0")/../.." && pwd)}
-command -v mpirun >/dev/null || { echo "mpi_shards: no mpirun; skip"; exit 77; }
+launcher=${TN_MPIRUN:-mpirun}
+command -v "$launcher" >/dev/null || { echo "mpi_shards: no $launcher; skip"; exit 77; }
 command -v editcap >/dev/null || { echo "mpi_shards: no editcap; skip"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # full stacks through Open MPI's libraries (built without frame pointers), for the suppressions
 export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$src/tests/e2e/lsan-mpi.supp:print_suppressions=0:fast_unwind_on_malloc=0"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-# mpirun as root in CI, more ranks than cores on a small machine
-mpi=(mpirun --allow-run-as-root --oversubscribe -x LSAN_OPTIONS -x ASAN_OPTIONS)
+# mpirun as root in CI, more ranks than cores on a small machine; envx NAME=VALUE: the
+# launcher's way to give a variable to every rank
+if "$launcher" --version 2>&1 | grep -q HYDRA; then
+    mpi=("$launcher" -genvlist LSAN_OPTIONS,ASAN_OPTIONS)   # MPICH: root and oversubscribing are fine
+    envx() { for v; do printf '%s\n' -genv "${v%%=*}" "${v#*=}"; done; }
+else
+    mpi=("$launcher" --allow-run-as-root --oversubscribe -x LSAN_OPTIONS -x ASAN_OPTIONS)
+    envx() { for v; do printf '%s\n' -x "$v"; done; }
+fi
 fail=0
 
 # A build without MPI refuses to run as several processes: nothing to test then.
@@ -69,7 +79,7 @@ mkdir -p "$d"
 # 2j: two ranks of three analysis threads each (-j 3)
 for np in 1 2 3 3h 2j; do
     hold=() threads=()
-    [ $np = 3h ] && hold=(-x TN_CLUSTER_HOLD_MB=0 -x TN_CLUSTER_ROUND=100)
+    [ $np = 3h ] && mapfile -t hold < <(envx TN_CLUSTER_HOLD_MB=0 TN_CLUSTER_ROUND=100)
     [ $np = 2j ] && threads=(-j 3)
     "${mpi[@]}" "${hold[@]}" -np ${np%[hj]} "$bin" "${threads[@]}" -l --csv "$d/np$np" "${pieces[@]}" >"$d/np$np.txt" 2>"$d/np$np.err" ||
         { echo "FAIL: -np $np exit $?: $(tail -3 "$d/np$np.err")"; fail=1; continue; }
@@ -86,7 +96,8 @@ d=$tmp/views
 mkdir -p "$d"
 views=(--timeline --fairness-by conn --parallel-window 1000 --json "$d/VIEW.json" --plot "$d/VIEW-fig")
 "$bin" "${views[@]//VIEW/one}" "${pieces[@]}" >"$d/v-one.txt" 2>"$d/v-one.err" || fail=1
-TN_CLUSTER_REPORT=1 "${mpi[@]}" -x TN_CLUSTER_REPORT -x TN_CLUSTER_ROUND=300 -np 3 "$bin" "${views[@]//VIEW/np3}" "${pieces[@]}" \
+mapfile -t rep < <(envx TN_CLUSTER_REPORT=1 TN_CLUSTER_ROUND=300)
+"${mpi[@]}" "${rep[@]}" -np 3 "$bin" "${views[@]//VIEW/np3}" "${pieces[@]}" \
     >"$d/v-np3.txt" 2>"$d/v-np3.err" || { echo "FAIL: views -np 3: $(tail -3 "$d/v-np3.err")"; fail=1; }
 same "views -np 3 text" "$d/v-one.txt" "$d/v-np3.txt"
 same "views -np 3 --json" "$d/one.json" "$d/np3.json"
