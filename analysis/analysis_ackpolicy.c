@@ -37,19 +37,19 @@ static void quick_end(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_di
     struct tn_ackpolicy *ap = &c->inf[!rd].ackpol;
     /* one prompt ACK alone can be a coincidence (an ACK on the receiver's own data); two in a row
      * of single segments, with no hole open, is the quick-ACK mode */
-    if (s->quick_run >= 2) {
+    if (s->qa.run >= 2) {
         ap->quick_phases++;
-        ap->quick_acks += s->quick_run;
-        struct tn_pkt first = {.ts = s->quick_first_ts, .num = s->quick_first_num};   /* the phase's first ACK */
-        tn_rec_event(ctx, c, rd, TN_EV_QUICKACK, &first, (uint64_t)s->quick_seq, 0,
+        ap->quick_acks += s->qa.run;
+        struct tn_pkt first = {.ts = s->qa.first_ts, .num = s->qa.first_num};   /* the phase's first ACK */
+        tn_rec_event(ctx, c, rd, TN_EV_QUICKACK, &first, (uint64_t)s->qa.seq, 0,
                      "quick-ACK phase: %u segments acked one by one, each at once (%.1f ms)",
-                     s->quick_run, (double)(s->quick_last_ns - tn_time_ns(s->quick_first_ts)) / 1e6);
+                     s->qa.run, (double)(s->qa.last_ns - tn_time_ns(s->qa.first_ts)) / 1e6);
     }
-    s->quick_run = 0;
+    s->qa.run = 0;
 }
 
 void tn_ackpol_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
-                   const struct tn_pkt *p, int64_t acked, const struct tn_ack_cover *cv)
+                   const struct tn_pkt *p, int64_t t, int64_t acked, const struct tn_ack_cover *cv)
 {
     struct tn_conn *c = &cp->pub;
     struct tn_sender *s = cp->dp[sd].snd;
@@ -69,8 +69,7 @@ void tn_ackpol_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn
         quick_end(ctx, c, rd, s);
         return;
     }
-    int64_t t = tn_time_ns(p->ts);
-    double delay = (double)(t - cv->last_ns) / 1e6 - (s->min_ack_ms > 0 ? s->min_ack_ms : 0);
+    double delay = (double)(t - cv->last_ns) / 1e6 - (s->rtt.min_ack_ms > 0 ? s->rtt.min_ack_ms : 0);
     if (delay >= TN_DELACK_SEEN_MS) {
         quick_end(ctx, c, rd, s);
         if (!ap->delayed || delay < ap->delack_min_ms)
@@ -78,20 +77,20 @@ void tn_ackpol_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn
         if (!ap->delayed || delay > ap->delack_max_ms)
             ap->delack_max_ms = delay;
         ap->delayed++;
-        tn_rec_event(ctx, c, rd, TN_EV_DELAYED_ACK, p, (uint64_t)s->una, 0,
+        tn_rec_event(ctx, c, rd, TN_EV_DELAYED_ACK, p, (uint64_t)s->sb.una, 0,
                      "ACK of one segment %.1f ms after it: the delayed-ACK timer%s", delay,
                      delay >= TN_DELACK_RFC_MAX_MS ? " (over RFC 1122's 500 ms)" : "");
         return;
     }
-    if (s->quick_run && (double)(t - s->quick_last_ns) / 1e6 > TN_DELACK_MAX_MS)
+    if (s->qa.run && (double)(t - s->qa.last_ns) / 1e6 > TN_DELACK_MAX_MS)
         quick_end(ctx, c, rd, s);
-    if (!s->quick_run) {
-        s->quick_first_ts = p->ts;
-        s->quick_first_num = p->num;
-        s->quick_seq = s->una;
+    if (!s->qa.run) {
+        s->qa.first_ts = p->ts;
+        s->qa.first_num = p->num;
+        s->qa.seq = s->sb.una;
     }
-    s->quick_last_ns = t;
-    s->quick_run++;
+    s->qa.last_ns = t;
+    s->qa.run++;
 }
 
 void tn_ackpol_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd)

@@ -21,7 +21,7 @@ static void reach(struct tn_dfcp_infer *inf, enum tn_dfcp_state s)
     inf->states |= 1u << s;
 }
 
-/* SYN -> SYNACK -> ACK as seen here, with the vantage rule of tn_infer_handshake: the SYNACK's
+/* SYN -> SYNACK -> ACK as seen here, with the vantage rule of tn_conn_set_handshake: the SYNACK's
  * delay after the SYN is the round trip monitor<->b, the ACK's after the SYNACK monitor<->a. */
 static void handshake_rtt(struct tn_conn_priv *cp, int64_t t)
 {

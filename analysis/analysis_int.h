@@ -3,36 +3,18 @@
 #define TN_ANALYSIS_INT_H
 
 #include "analysis.h"
+#include "analysis_ranges.h"
+#include "analysis_tcp_episode.h"
+#include "analysis_tcp_replay.h"
+#include "analysis_tcp_rtt.h"
+#include "analysis_tcp_sack.h"
+#include "analysis_tcp_slowstart.h"
 
-/* Gaps in a direction's sequence space below the highest byte seen: data not (yet) seen here.
- * A segment that falls inside a gap is out-of-order; one that overlaps seen data is a
- * retransmission. */
-struct tn_gap {
-    int64_t lo, hi;            /* [lo, hi) relative sequence numbers */
-    int64_t t_ns;              /* when the segment above it showed the gap */
-    uint32_t tsval;            /* that segment's TSval (when has_ts) */
-    bool has_ts;
-};
-
-/* A sorted set of disjoint ranges (analysis_ranges.c): the gaps, the SACK scoreboard.  Grown on
- * demand up to TN_RANGES_MAX (one hole per segment of a 90 MB window); beyond, the lowest
- * range is forgotten. */
-#define TN_RANGES_MAX 65536
-
-struct tn_rangeset {
-    struct tn_gap *v;
-    unsigned n, cap;
-};
-
-const struct tn_gap *tn_ranges_holding(const struct tn_rangeset *rs, int64_t lo, int64_t hi);
-void tn_ranges_put(struct tn_rangeset *rs, struct tn_gap g);          /* g overlaps none */
-void tn_ranges_cut(struct tn_rangeset *rs, int64_t lo, int64_t hi);   /* remove [lo, hi) */
-int64_t tn_ranges_merge(struct tn_rangeset *rs, int64_t lo, int64_t hi);   /* bytes new */
-/* drop the ranges below x; returns how many, their bytes in *bytes (may be NULL) */
-unsigned tn_ranges_prune_below(struct tn_rangeset *rs, int64_t x, int64_t *bytes);
-int64_t tn_ranges_bytes_above(const struct tn_rangeset *rs, int64_t x);
-int64_t tn_ranges_highest(const struct tn_rangeset *rs);
-void tn_ranges_free(struct tn_rangeset *rs);
+/* Milliseconds from earlier to later (nanosecond times). */
+static inline double tn_ms_between(int64_t later, int64_t earlier)
+{
+    return (double)(later - earlier) / 1e6;
+}
 
 /* How a data segment relates to what was seen before (analysis_tcp.c decides). */
 enum tn_seg_class {
@@ -51,132 +33,48 @@ struct tn_seginfo {
     uint8_t cause;             /* set by the inference: 0, or 1 + enum tn_event_kind (rexmit_*) */
 };
 
-/* Segments sent and not yet acknowledged, for data->ACK RTT samples (Karn's rule). */
-#define TN_SEG_RING_MAX 65536     /* segments timed at once; beyond, the oldest is forgotten */
-
-struct tn_seg {
-    int64_t start;
-    int64_t end;               /* relative sequence just past the segment */
-    int64_t t_ns;              /* when it was (last) sent */
-    bool rexmit;               /* sent more than once: no RTT sample from it */
-    uint16_t resent;           /* times sent again (tcptrace's "max # retrans") */
-    int64_t last_tx_ns;        /* its latest transmission (t_ns until resent) */
+/* What the counters (analysis_tcp.c) saw of one TCP packet, handed to the inference. */
+struct tn_tcp_seen {
+    int64_t t_ns;              /* the packet's time, tn_time_ns(p->ts), computed once */
+    bool data;                 /* it carries data: si says how it relates to the data before */
+    struct tn_seginfo si;
+    bool fin_resent;           /* a FIN sent again at fin_rel (and not counted with its data) */
+    int64_t fin_rel;
+    bool ack;                  /* the ACK flag: ack_rel is its place in the peer's sequence */
+    int64_t ack_rel;
+    bool has_win;              /* a window was advertised: win, scaled */
+    uint32_t win;
 };
 
-/* TSval values sent, for TSval/TSecr echo RTT samples. */
-#define TN_TS_RING 256
-
-struct tn_tsent {
-    uint32_t val;
-    int64_t t_ns;
+/* The receiver's quick-ACK run in progress (analysis_ackpolicy.c). */
+struct tn_quickack {
+    unsigned run;
+    struct tn_time first_ts;
+    uint64_t first_num;
+    int64_t last_ns, seq;
 };
-
-#define TN_REXMIT_RING 32
-#define TN_BETA_MAX 64
-
-/* An ACK waiting until the sender has had time to react to it (see tn_infer_ack). */
-struct tn_pending_ack {
-    int64_t t_ns;              /* when the monitor saw it */
-    int64_t acked, sacked;     /* newly acknowledged / SACKed bytes */
-    double rtt_ms;             /* RTT sample it gave, or < 0 */
-    int64_t una;               /* cumulative ACK */
-    int64_t delivered;         /* una plus the bytes SACKed above it: each byte counted once */
-    int64_t adj;               /* pipe = snd_nxt - una - adj (SACKed, lost, dupacked, resent) */
-    bool in_episode, episode_ended;
-    uint8_t ends;              /* the episode this ACK ended, for the window models: 0 none,
-                                * TN_EP_RECOVERY or TN_EP_RTO (told when the sender processes it) */
-};
-
-#define TN_PENDING_MAX 65536
-
-enum tn_episode { TN_EP_NONE = 0, TN_EP_RECOVERY, TN_EP_RTO };
 
 /* Sender-side state of one direction for the inference (the direction's data, the other
- * direction's ACKs). */
-#define TN_HALF_RECENT 8
-
+ * direction's ACKs): one part per concern, each in its file. */
 struct tn_sender {
-    struct tn_seg *segs;       /* ring, grown on demand (memory follows the window) */
-    unsigned seg_head, seg_n, seg_cap;
-    struct tn_tsent *ts;       /* ring, grown on demand up to TN_TS_RING */
-    unsigned ts_head, ts_n, ts_cap;
-    struct tn_rangeset sacked; /* SACKed ranges above the cumulative ACK (RFC 6675 scoreboard) */
-    int64_t una;               /* cumulative ACK received (relative) */
-    bool una_set;
-    int64_t last_send_ns;      /* last data segment sent */
+    struct tn_rtt rtt;         /* round-trip times (analysis_tcp_rtt.c) */
+    struct tn_scoreboard sb;   /* cumulative ACK, SACKs, dupacks, pipe (analysis_tcp_sack.c) */
+    struct tn_episodes ep;     /* retransmission causes, episodes (analysis_tcp_episode.c) */
+    struct tn_replay rp;       /* ACKs handed to the window models (analysis_tcp_replay.c) */
+    struct tn_ss_end ss;       /* the end of slow start (analysis_tcp_slowstart.c) */
+    struct tn_quickack qa;     /* the receiver's quick ACKs (analysis_ackpolicy.c) */
+    struct tn_cc_model *models;/* cwnd models (analysis_tcp_cwnd.c) */
+    uint32_t mss;              /* the receiver's MSS (1448 when not seen) */
+    int64_t first_send_ns;     /* first and last data segment sent */
+    int64_t last_send_ns;
     int64_t last_ack_ns;       /* last ACK from the receiver */
     int64_t last_progress_ns;  /* last ACK that advanced una */
-    uint32_t dupacks;          /* consecutive duplicate ACKs */
-    int64_t asked_lo, asked_hi;/* data the receiver asked for again with dupacks (a hole) */
-    enum tn_episode episode;
-    int64_t recovery_point;    /* highest sequence sent when the episode began */
-    int64_t episode_start_ns;
-    int64_t rexmit_out;        /* retransmitted bytes not yet acknowledged */
-    double srtt_ms, rttvar_ms; /* RFC 6298 estimator over the samples */
-    bool rtt_init;
-    double min_rtt_ms;
-    double half_ms, half_min_ms;   /* monitor <-> this endpoint round trip, from TS echoes */
-    bool half_init;
-    double half_recent[TN_HALF_RECENT]; /* the last echo samples, to see a queue behind */
-    unsigned half_n;
-    double half_low;           /* their least */
-    double min_ack_ms;         /* smallest data -> ACK time seen (monitor <-> receiver) */
     bool zero_window;          /* receiver advertised zero */
     uint32_t rwnd;             /* last window advertised to this sender (scaled) */
     bool rwnd_seen;
-    uint32_t mss;              /* the receiver's MSS (1448 when not seen) */
-    int64_t flight_max;        /* highest pipe in the current reaction window */
-    int64_t sent_flight_max;   /* highest pipe right after a new segment in it (0: none) */
-    /* ACKs travel on from the monitor to the sender: each is handed to the window models
-     * once the sender's reaction to it can have reached the monitor (its monitor time plus
-     * the monitor <-> sender round trip); until then the sender knew the older ACKs only */
-    struct tn_pending_ack *pend;   /* ring, grown on demand */
-    unsigned pend_head, pend_n, pend_cap;
-    int64_t k_una, k_adj;      /* scoreboard of the last ACK the sender has processed */
-    bool k_set;
-    int64_t last_rexmit_end;   /* the latest retransmission, for ACK-timing spurious checks */
-    int64_t last_rexmit_ns;
-    int64_t last_head_rexmit_ns;   /* retransmission of the segment at snd_una (rearms the RTO) */
-    int64_t last_head_rexmit_start;
-    int64_t tlp_end;           /* snd_nxt when a probe was retransmitted, awaiting an ACK beyond (0: none) */
-    bool tlp_dsack;            /* a D-SACK said the probe was not needed */
-    int64_t first_send_ns;
-    struct tn_gap *rexmits;    /* [TN_REXMIT_RING] recent retransmitted ranges (D-SACK
-                                * matching), allocated at the first retransmission */
-    unsigned rexmit_next;
-    int64_t limiter_ns[TN_LIM_COUNT];        /* time spent under each rate limiter */
-    int64_t prev_ack_ns;
-    bool sack;                 /* SACK negotiated: the scoreboard counts; else dupacks do */
-    long hystart_event;        /* index of an early slowstart_end event (a flavour's replay left
-                                * slow start without a loss), -1: none */
-    bool early_exit;           /* such an exit was seen (events recorded or not) */
-    struct tn_event first_loss;/* the slowstart_end a first loss would give (t_ns 0: none) */
-    double beta_before;        /* flight when the current fast recovery began (segments) */
-    bool beta_pending;         /* waiting for the first flight after that recovery */
-    uint8_t ends_pending;      /* the episode the ACK being read ended (tn_pending_ack.ends) */
-    int64_t beta_after_ns;     /* ... released by an ACK seen at or after this time */
-    double *betas;             /* [TN_BETA_MAX] flight after / flight before, per fast
-                                * recovery; allocated at the first */
-    unsigned nbetas;
-    double reno_sacked;        /* without SACK: segments known to have left (one per dupack) */
     int64_t last_interval_end; /* throughput/goodput series */
     uint64_t interval_bytes, interval_good;
-    /* cwnd models */
-    struct tn_cc_model *models;
-    /* the receiver's quick-ACK run in progress (analysis_ackpolicy.c) */
-    unsigned quick_run;
-    struct tn_time quick_first_ts;
-    uint64_t quick_first_num;
-    int64_t quick_last_ns, quick_seq;
 };
-
-/* What an advancing ACK covered among the timed segments (analysis_tcp_infer.c seg_ack). */
-struct tn_ack_cover {
-    unsigned segs;             /* timed segments it covered */
-    int64_t last_ns;           /* when the last of them passed the monitor */
-    bool in_order;             /* each sent once and seen, none SACKed before: not ambiguous */
-};
-
 
 struct tn_dir_priv {
     struct tn_rangeset gaps;   /* grown at the first gap: most directions never see one */
@@ -301,7 +199,8 @@ bool tn_conn_unpacked_ok(const struct tn_conn_priv *cp);
 
 /* Per-protocol packet handlers: p belongs to c, in direction d. */
 /* tcptrace's long-report counters of one packet (analysis_tcp_counts.c); after the others. */
-void tn_tcp_counts_pkt(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, bool rexmit);
+void tn_tcp_counts_pkt(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, int64_t t,
+                       bool rexmit);
 void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *c, enum tn_dir d,
                      const struct tn_pkt *p);
 void tn_dfcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *c, enum tn_dir d,
@@ -321,24 +220,14 @@ void tn_dfcp_back(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
                   const struct tn_pkt *p);
 void tn_dfcp_blocks_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp);
 
-/* Inference (analysis_tcp_infer.c), called by analysis_tcp.c after the counters. */
-void tn_infer_handshake(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
-                        const struct tn_pkt *p);
-void tn_infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
-                   const struct tn_pkt *p, struct tn_seginfo *si);
-void tn_infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
-                  const struct tn_pkt *p, int64_t ack_rel);
-/* A FIN sent again at the same sequence number: a retransmission like data (cause, episode). */
-void tn_infer_fin_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
-                         const struct tn_pkt *p, int64_t fin_rel);
-void tn_infer_ts(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
-                 const struct tn_pkt *p);
-void tn_infer_window(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
-                     const struct tn_pkt *p, uint32_t win);
+/* Inference (analysis_tcp_infer.c), called once per packet by analysis_tcp.c after the
+ * counters (pk->si.cause is set for a retransmission). */
+void tn_infer_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                  const struct tn_pkt *p, struct tn_tcp_seen *pk);
 void tn_infer_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp);
-/* the receiver's ACK policy (analysis_ackpolicy.c), fed by tn_infer_ack */
+/* the receiver's ACK policy (analysis_ackpolicy.c), fed by the ACKs that advance */
 void tn_ackpol_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
-                   const struct tn_pkt *p, int64_t acked, const struct tn_ack_cover *cv);
+                   const struct tn_pkt *p, int64_t t, int64_t acked, const struct tn_ack_cover *cv);
 void tn_ackpol_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd);
 
 /* Congestion-window models replayed per sender (analysis_tcp_cwnd.c): every flavour of

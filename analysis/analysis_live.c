@@ -21,19 +21,19 @@ void tn_conn_live_get(const struct tn_conn *c, enum tn_dir d, struct tn_conn_liv
     const struct tn_sender *s = cp->dp[d].snd;
     if (!s)
         return;
-    if (s->rtt_init)
-        out->srtt_ms = s->srtt_ms;
+    if (s->rtt.init)
+        out->srtt_ms = s->rtt.srtt_ms;
     if (s->models)
         out->cwnd_bytes = tn_cc_cwnd_bytes(s->models);
-    if (s->una_set && c->d[d].hi_rel > s->una) {
-        int64_t fl = c->d[d].hi_rel - s->una - tn_ranges_bytes_above(&s->sacked, s->una);
+    if (s->sb.una_set && c->d[d].hi_rel > s->sb.una) {
+        int64_t fl = c->d[d].hi_rel - s->sb.una - tn_ranges_bytes_above(&s->sb.sacked, s->sb.una);
         out->inflight_bytes = fl > 0 ? (double)fl : 0;
     }
     out->rwnd = s->rwnd_seen ? s->rwnd : 0;
     out->zero_window = s->zero_window;
-    if (s->episode == TN_EP_RECOVERY)
+    if (s->ep.now == TN_EP_RECOVERY)
         out->episode = TN_LIVE_EP_RECOVERY;
-    else if (s->episode == TN_EP_RTO)
+    else if (s->ep.now == TN_EP_RTO)
         out->episode = TN_LIVE_EP_RTO;
     else if (s->zero_window)
         out->episode = TN_LIVE_EP_ZERO_WINDOW;

@@ -6,9 +6,9 @@
 #include "seq.h"
 
 /* A gap [lo, hi) shown by packet p (the segment just above it). */
-static void gap_add(struct tn_dir_priv *dp, int64_t lo, int64_t hi, const struct tn_pkt *p)
+static void gap_add(struct tn_dir_priv *dp, int64_t lo, int64_t hi, const struct tn_pkt *p, int64_t t)
 {
-    tn_ranges_put(&dp->gaps, (struct tn_gap){lo, hi, tn_time_ns(p->ts), p->tcp.opt.ts_val, p->tcp.opt.has_ts});
+    tn_ranges_put(&dp->gaps, (struct tn_gap){lo, hi, t, p->tcp.opt.ts_val, p->tcp.opt.has_ts});
 }
 
 static void on_syn(struct tn_conn *c, struct tn_dir_stats *ds, const struct tn_pkt *p)
@@ -45,7 +45,7 @@ static void on_syn(struct tn_conn *c, struct tn_dir_stats *ds, const struct tn_p
  * nor the first packets of a connection (a first data segment lost is not told from new data). */
 #define TN_IPID_MIN_PAIRS 8
 
-static void ipid_track(struct tn_dir_priv *dp, const struct tn_pkt *p)
+static void ipid_track(struct tn_dir_priv *dp, const struct tn_pkt *p, int64_t t)
 {
     dp->ipid_unseen = 0;
     if (dp->ipid_set && p->ipver == 4) {
@@ -65,7 +65,7 @@ static void ipid_track(struct tn_dir_priv *dp, const struct tn_pkt *p)
     dp->prev_pkt_ns = dp->last_pkt_ns;   /* the packet before this one, for tail_resent */
     dp->prev_pkt_tsval = dp->last_pkt_tsval;
     dp->prev_pkt_has_ts = dp->last_pkt_has_ts;
-    dp->last_pkt_ns = tn_time_ns(p->ts);
+    dp->last_pkt_ns = t;
     dp->last_pkt_tsval = p->tcp.opt.ts_val;
     dp->last_pkt_has_ts = p->tcp.opt.has_ts;
 }
@@ -86,14 +86,14 @@ static bool tail_resent(const struct tn_conn_priv *cp, enum tn_dir d, int64_t st
     if (start != ds->hi_rel || !dp->ipid_unseen || cp->pub.d[!d].data_bytes != dp->peer_bytes_at_data)
         return false;
     const struct tn_sender *s = dp->snd;
-    if (s && s->una_set && s->una < ds->hi_rel)
+    if (s && s->sb.una_set && s->sb.una < ds->hi_rel)
         return false;   /* something seen was still unacknowledged */
-    double rtt = s && s->min_rtt_ms > 0 ? s->min_rtt_ms : cp->pub.hs_rtt_ms;
+    double rtt = s && s->rtt.min_ms > 0 ? s->rtt.min_ms : cp->pub.hs_rtt_ms;
     return rtt > 0 && (double)(t - dp->prev_pkt_ns) / 1e6 >= 2 * rtt;
 }
 
 /* Counters of one data segment; fills si with how it relates to the data seen before. */
-static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p,
+static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, int64_t t,
                     struct tn_seginfo *si)
 {
     struct tn_dir_stats *ds = &cp->pub.d[d];
@@ -141,7 +141,7 @@ static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt 
         ds->unique_bytes = (uint64_t)(ds->hi_rel - ds->lo_rel);
         return;
     }
-    if (tail_resent(cp, d, start, tn_time_ns(p->ts))) {
+    if (tail_resent(cp, d, start, t)) {
         ds->ooo_pkts++;
         si->cls = TN_SEG_FILL;
         si->gap = (struct tn_gap){start, end, dp->prev_pkt_ns, dp->prev_pkt_tsval, dp->prev_pkt_has_ts};
@@ -151,14 +151,14 @@ static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt 
     } else if (!ds->data_seen) {
         ds->data_seen = true;
         if (start > ds->hi_rel && ds->syn_seen) {   /* data right after the SYN was missed */
-            gap_add(dp, ds->hi_rel, start, p);
+            gap_add(dp, ds->hi_rel, start, p, t);
             si->made_gap = true;
         }
         ds->lo_rel = ds->syn_seen ? ds->lo_rel : start;
         ds->hi_rel = end;
     } else if (start >= ds->hi_rel) {
         if (start > ds->hi_rel) {
-            gap_add(dp, ds->hi_rel, start, p);
+            gap_add(dp, ds->hi_rel, start, p, t);
             si->made_gap = true;
         }
         ds->hi_rel = end;
@@ -183,7 +183,7 @@ static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt 
     ds->unique_bytes = (uint64_t)(ds->hi_rel - ds->lo_rel);
 }
 
-static void note_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p)
+static void note_data(struct tn_conn_priv *cp, enum tn_dir d)
 {
     cp->dp[d].peer_bytes_at_data = cp->pub.d[!d].data_bytes;
 }
@@ -203,8 +203,7 @@ static uint32_t on_window(struct tn_dir_stats *ds, const struct tn_dir_stats *rs
 }
 
 /* Counters of an ACK; returns the ACK's position in the peer's sequence space. */
-static int64_t on_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p,
-                      bool pure)
+static int64_t on_ack(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, bool pure)
 {
     struct tn_dir_stats *ds = &cp->pub.d[d];
     struct tn_dir_stats *rs = &cp->pub.d[!d];
@@ -229,30 +228,18 @@ static int64_t on_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
         ds->last_win_raw = raw;
     }
     ds->ack_set = true;
-    int64_t ack_rel = tn_rel_seq(rs, ack);
-    /* gaps the receiver has acknowledged were filled without us seeing the data: the capture
-     * missed it (kernel drops, a snap length that cut the headers, another path) */
-    int64_t bytes, lowest = cp->dp[!d].gaps.n ? cp->dp[!d].gaps.v[0].lo : 0;
-    unsigned k = tn_ranges_prune_below(&cp->dp[!d].gaps, ack_rel, &bytes);
-    if (k) {
-        cp->pub.inf[!d].capture_gaps += k;
-        cp->pub.inf[!d].capture_gap_bytes += (uint64_t)bytes;
-        tn_rec_event(ctx, &cp->pub, d, TN_EV_CAPTURE_GAP, p, (uint64_t)lowest, (uint32_t)bytes,
-                     "%u hole%s (%lld B) acknowledged but never seen here: missed by the capture", k,
-                     k == 1 ? "" : "s", (long long)bytes);
-    }
-    return ack_rel;
+    return tn_rel_seq(rs, ack);
 }
 
 /* Packet record for figures and packets.csv. */
 static void record_packet(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
-                          const struct tn_pkt *p, const struct tn_seginfo *si, uint32_t win)
+                          const struct tn_pkt *p, int64_t t, const struct tn_seginfo *si, uint32_t win)
 {
     struct tn_pktrec *r = tn_rec_packet(ctx, &cp->pub);
     if (!r)
         return;
     const struct tn_dir_stats *ds = &cp->pub.d[d], *rs = &cp->pub.d[!d];
-    r->t_ns = tn_time_ns(p->ts);
+    r->t_ns = t;
     r->num = p->num;
     r->dir = (uint8_t)d;
     r->flags = p->tcp.flags;
@@ -285,40 +272,16 @@ bool tn_tcp_conn_closed(const struct tn_conn_priv *cp)
     return true;
 }
 
-/* A packet after the inference finished (closed both ways, then quiet): the counters and
- * records.  Nothing is left to trigger a fast retransmission once both FINs are acknowledged,
- * so a segment sent again now was resent by the retransmission timer (RFC 6298 §5). */
-static void counters_only(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
-                          const struct tn_pkt *p, bool fin_again, bool pure, uint32_t win)
-{
-    struct tn_conn *c = &cp->pub;
-    struct tn_seginfo si;
-    bool data = p->payload_len > 0;
-    if (data)
-        on_data(cp, d, p, &si);
-    bool resent = data && si.cls == TN_SEG_REXMIT;
-    if (fin_again && !resent) {
-        c->d[d].rexmit_pkts++;
-        resent = true;
-    }
-    if (resent) {
-        c->inf[d].rexmit[TN_EV_REXMIT_RTO - TN_EV_REXMIT_FAST]++;
-        if (data)
-            si.cause = (uint8_t)(1 + TN_EV_REXMIT_RTO);
-        tn_rec_event(ctx, c, d, TN_EV_REXMIT_RTO, p, (uint64_t)(data ? si.start : cp->dp[d].fin_rel),
-                     data ? (uint32_t)(si.end - si.start) : 0, "timeout: resent after the connection closed");
-    }
-    if (p->tcp.flags & TN_TCP_ACK)
-        on_ack(ctx, cp, d, p, pure);
-    record_packet(ctx, cp, d, p, data ? &si : NULL, win);
-}
-
+/* The counters of one packet, then its inference (tn_infer_pkt, which also handles a packet
+ * after the inference finished), then its record. */
 void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
                      const struct tn_pkt *p)
 {
     struct tn_conn *c = &cp->pub;
     struct tn_dir_stats *ds = &c->d[d];
     uint8_t fl = p->tcp.flags;
+    struct tn_tcp_seen pk = {.t_ns = tn_time_ns(p->ts)};
+    int64_t t = pk.t_ns;
 
     if (fl & TN_TCP_SYN)
         on_syn(c, ds, p);
@@ -328,18 +291,17 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
         ds->hi_rel = ds->lo_rel = 1;
     }
     bool fin_again = false;
-    int64_t fin_rel = 0;
     if (fl & TN_TCP_FIN) {
         ds->fin++;
         struct tn_dir_priv *dp = &cp->dp[d];
-        fin_rel = tn_rel_seq(ds, p->tcp.seq) + ((fl & TN_TCP_SYN) ? 1 : 0) + p->payload_len;
+        pk.fin_rel = tn_rel_seq(ds, p->tcp.seq) + ((fl & TN_TCP_SYN) ? 1 : 0) + p->payload_len;
         /* the FIN's sequence byte was sent before: by an earlier FIN, or it lies below what
          * the direction already sent (a FIN on the SYN's byte, say) */
-        fin_again = (dp->fin_seen && fin_rel == dp->fin_rel) || fin_rel < ds->hi_rel;
+        fin_again = (dp->fin_seen && pk.fin_rel == dp->fin_rel) || pk.fin_rel < ds->hi_rel;
         if (!dp->fin_seen) {
             dp->fin_seen = true;
-            dp->fin_rel = fin_rel;
-            dp->fin_ns = tn_time_ns(p->ts);
+            dp->fin_rel = pk.fin_rel;
+            dp->fin_ns = t;
         }
     }
     if (fl & TN_TCP_RST) {
@@ -352,12 +314,11 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
     }
     if (c->d[0].fin && c->d[1].fin)
         c->closed = true;
-    uint32_t win = 0;
     if (p->tcp.no_options)
         ds->opts_unknown = true;
-    bool has_win = !(fl & TN_TCP_RST) && !p->tcp.no_window;   /* a RST's window means nothing */
-    if (has_win) {
-        win = on_window(ds, &c->d[!d], p);
+    pk.has_win = !(fl & TN_TCP_RST) && !p->tcp.no_window;   /* a RST's window means nothing */
+    if (pk.has_win) {
+        pk.win = on_window(ds, &c->d[!d], p);
         if (p->tcp.win == 0)
             ds->zero_wnd++;
     }
@@ -365,42 +326,27 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
     bool pure = p->payload_len == 0 && !(fl & (TN_TCP_SYN | TN_TCP_FIN | TN_TCP_RST));
     if (pure && (fl & TN_TCP_ACK))
         ds->pure_acks++;
-    if (cp->inferred) {   /* closed: the counters go on, the inference was finished */
-        counters_only(ctx, cp, d, p, fin_again, pure, win);
-        return;
-    }
-    tn_infer_handshake(ctx, cp, d, p);
-    tn_infer_ts(ctx, cp, d, p);
-    struct tn_seginfo si;
-    bool data = p->payload_len > 0;
-    ipid_track(&cp->dp[d], p);
-    if (data) {
-        on_data(cp, d, p, &si);
-        note_data(cp, d, p);
-        tn_infer_data(ctx, cp, d, p, &si);
+    bool inferring = !cp->inferred;   /* closed and quiet: the inference was finished */
+    if (inferring)
+        ipid_track(&cp->dp[d], p, t);
+    pk.data = p->payload_len > 0;
+    if (pk.data) {
+        on_data(cp, d, p, t, &pk.si);
+        if (inferring)
+            note_data(cp, d);
     }
     /* a FIN sent again is a retransmission of its sequence byte (as tcptrace counts it), unless
      * the data it rides with is already counted as one */
-    if (fin_again && (!data || si.cls != TN_SEG_REXMIT)) {
+    pk.fin_resent = fin_again && !(pk.data && pk.si.cls == TN_SEG_REXMIT);
+    if (pk.fin_resent)
         ds->rexmit_pkts++;
-        struct tn_dir_priv *dp = &cp->dp[d];   /* tcptrace -r's retransmission time of the FIN */
-        if (dp->fin_seen && fin_rel == dp->fin_rel) {
-            int64_t t = tn_time_ns(p->ts);
-            tn_stat_add(&c->inf[d].retr_ms, (double)(t - dp->fin_ns) / 1e6);
-            dp->fin_ns = t;
-            if (++dp->fin_resent > c->inf[d].max_retrans)
-                c->inf[d].max_retrans = dp->fin_resent;
-        }
-        tn_infer_fin_rexmit(ctx, cp, d, p, fin_rel);
-    }
-    if (fl & TN_TCP_ACK) {
-        int64_t ack_rel = on_ack(ctx, cp, d, p, pure);
-        tn_infer_ack(ctx, cp, d, p, ack_rel);
-    }
-    if (has_win)
-        tn_infer_window(ctx, cp, d, p, win);
-    tn_tcp_counts_pkt(cp, d, p, data && si.cls == TN_SEG_REXMIT);
-    record_packet(ctx, cp, d, p, data ? &si : NULL, win);
+    pk.ack = fl & TN_TCP_ACK;
+    if (pk.ack)
+        pk.ack_rel = on_ack(cp, d, p, pure);
+    if (inferring)
+        tn_tcp_counts_pkt(cp, d, p, t, pk.data && pk.si.cls == TN_SEG_REXMIT);
+    tn_infer_pkt(ctx, cp, d, p, &pk);
+    record_packet(ctx, cp, d, p, t, pk.data ? &pk.si : NULL, pk.win);
 }
 
 void tn_tcp_conn_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp)

@@ -25,11 +25,11 @@ static void owin_advance(struct tn_dir_stats *ds, int64_t t)
         ds->owin_t_ns = t;
 }
 
-void tn_tcp_counts_pkt(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, bool rexmit)
+void tn_tcp_counts_pkt(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, int64_t t,
+                       bool rexmit)
 {
     struct tn_conn *c = &cp->pub;
     struct tn_dir_stats *ds = &c->d[d], *rs = &c->d[!d];
-    int64_t t = tn_time_ns(p->ts);
     uint8_t fl = p->tcp.flags;
     uint32_t len = p->payload_len;
 

@@ -1,0 +1,38 @@
+/* analysis_tcp_episode.h - a sender's retransmissions, their causes, and the episodes they
+ * open: fast recovery, timeout recovery, idle periods (analysis_tcp_episode.c). */
+#ifndef TN_ANALYSIS_TCP_EPISODE_H
+#define TN_ANALYSIS_TCP_EPISODE_H
+
+#include "analysis.h"
+#include "analysis_tcp_replay.h"
+
+struct tn_analyzer_ctx;
+struct tn_conn_priv;
+struct tn_seginfo;
+
+struct tn_episodes {
+    enum tn_episode now;       /* the episode under way */
+    int64_t recovery_point;    /* highest sequence sent when the episode began */
+    int64_t start_ns;
+    int64_t last_rexmit_end;   /* the latest retransmission, for ACK-timing spurious checks */
+    int64_t last_rexmit_ns;
+    int64_t last_head_rexmit_ns;   /* retransmission of the segment at snd_una (rearms the RTO) */
+    int64_t last_head_rexmit_start;
+    int64_t tlp_end;           /* snd_nxt when a probe was retransmitted, awaiting an ACK beyond (0: none) */
+    bool tlp_dsack;            /* a D-SACK said the probe was not needed */
+};
+
+/* End sender d's episode at t; pd is the direction of the packet p that ends it. */
+void tn_ep_end(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d, enum tn_dir pd,
+               const struct tn_pkt *p, int64_t t, const char *why);
+/* Segment si of sender d was sent again at t: its cause (si->cause), and the episode it opens. */
+void tn_ep_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                  const struct tn_pkt *p, int64_t t, struct tn_seginfo *si, const char *prefix);
+/* Segment si filled a gap at t: reordering, a loss before the monitor, or a capture miss. */
+void tn_ep_fill(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                const struct tn_pkt *p, int64_t t, struct tn_seginfo *si);
+/* New data of sender d at t: after an idle period? */
+void tn_ep_idle_check(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                      const struct tn_pkt *p, int64_t t);
+
+#endif

@@ -1,0 +1,216 @@
+/* analysis_tcp_replay.c - a sender's ACKs handed to its window models once the sender has
+ * reacted to them.  Away from the sender an ACK seen at the monitor reaches the sender half the
+ * monitor <-> sender round trip later, and the data it releases passes the monitor a whole
+ * round trip later: until then the flight the monitor sees was sent knowing the older ACKs
+ * only.  Each resolved ACK gives the models its flight, the limiter accounting its share, and
+ * after a fast recovery the multiplicative decrease. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "analysis_int.h"
+
+void tn_replay_free(struct tn_replay *r)
+{
+    free(r->pend);
+    free(r->betas);
+}
+
+int64_t tn_replay_known_pipe(const struct tn_replay *r, int64_t hi)
+{
+    if (!r->k_set)
+        return 0;
+    int64_t p = hi - r->k_una - r->k_adj;
+    return p < 0 ? 0 : p;
+}
+
+void tn_replay_sent(struct tn_replay *r, int64_t flight, bool new_data)
+{
+    if (flight > r->flight_max)
+        r->flight_max = flight;
+    if (new_data && flight > r->sent_flight_max)
+        r->sent_flight_max = flight;
+}
+
+/* What held the sender back between the previous ACK and this one: the receiver's window when
+ * the flight filled it, the application when the flight stayed well below the congestion
+ * window, else the congestion window -- or a bottleneck link when the RTT is inflated by a
+ * queue (> 1.5 x the minimum) while the window is full. */
+static void account_limiter(struct tn_sender *s, const struct tn_cc_ack *a, int64_t t)
+{
+    struct tn_replay *r = &s->rp;
+    int64_t dt = r->prev_ack_ns ? t - r->prev_ack_ns : 0;
+    r->prev_ack_ns = t;
+    if (dt <= 0 || a->in_episode)
+        return;
+    double cwnd = tn_cc_cwnd_bytes(s->models), mss = s->mss;
+    enum tn_limiter l;
+    if (a->rwnd_limited)
+        l = TN_LIM_RWND;
+    else if (a->flight_max + 3 * mss < cwnd && a->flight_max < 0.8 * cwnd)
+        l = TN_LIM_APP;
+    else if (s->rtt.init && s->rtt.min_ms > 0 && s->rtt.srtt_ms > 1.5 * s->rtt.min_ms)
+        l = TN_LIM_BOTTLENECK;
+    else
+        l = TN_LIM_CWND;
+    r->limiter_ns[l] += dt;
+}
+
+void tn_replay_limiters(const struct tn_replay *r, struct tn_tcp_infer *inf)
+{
+    int64_t total = 0;
+    for (int l = 1; l < TN_LIM_COUNT; l++)
+        total += r->limiter_ns[l];
+    int best = 0;
+    for (int l = 1; l < TN_LIM_COUNT && total > 0; l++) {
+        inf->limiter_share[l] = (double)r->limiter_ns[l] / (double)total;
+        if (!best || r->limiter_ns[l] > r->limiter_ns[best])
+            best = l;
+    }
+    inf->limiter = (enum tn_limiter)best;
+}
+
+/* Echo times next to a sender are tens of microseconds; above this a queue sits between. */
+#define QUEUE_BEHIND_MS 2.0
+
+/* Round trip from the monitor to the sender and back, in ns: how long after an ACK passes the
+ * monitor the data it releases passes it (0 next to the sender). */
+static int64_t reaction_ns(const struct tn_conn_priv *cp, enum tn_dir sd)
+{
+    /* Next to the sender it reacts at once: echo times there are the sender's own few
+     * microseconds.  Unless the echoes say otherwise: a monitor after a router's queue (say on
+     * the bottleneck's egress) looks near the sender in the handshake, yet sees the data an
+     * ACK releases only once it has crossed that queue.  The least of the recent echo times is
+     * an ACK that released data at once, so it is that queue's delay; only when even it is
+     * late does a queue sit between (next to a sender one late echo is a stalled sender). */
+    const struct tn_sender *s = cp->dp[sd].snd;
+    bool echoes = s && s->rtt.half_init;
+    enum tn_vantage near_sender = sd == TN_A2B ? TN_VP_NEAR_A : TN_VP_NEAR_B;
+    if (cp->pub.vantage == near_sender)
+        return echoes && s->rtt.half_low > QUEUE_BEHIND_MS ? (int64_t)(s->rtt.half_low * 1e6) : 0;
+    return (int64_t)(tn_rtt_sender_half_ms(cp, sd) * 1e6);
+}
+
+/* The ACK's reaction window is over: the models see it with the flight of the window before. */
+static void resolve(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
+                    const struct tn_pending_ack *pa)
+{
+    struct tn_conn *c = &cp->pub;
+    struct tn_sender *s = cp->dp[sd].snd;
+    struct tn_replay *r = &s->rp;
+    int64_t hi = c->d[sd].hi_rel;
+    int64_t flight_max = r->flight_max, sent_flight_max = r->sent_flight_max;
+    r->k_una = pa->una;
+    r->k_adj = pa->adj;
+    r->k_set = true;
+    int64_t flight = tn_replay_known_pipe(r, hi);
+    r->flight_max = flight;
+    r->sent_flight_max = 0;
+    /* the sender processed it half the monitor <-> sender round trip after the monitor saw it */
+    int64_t at = pa->t_ns + reaction_ns(cp, sd) / 2;
+    if (pa->ends)
+        tn_cc_on_recovery_end(s->models, at, pa->ends == TN_EP_RTO);
+    struct tn_cc_ack ca = {
+        .t_ns = at,
+        .pkt = ctx->pkt ? ctx->pkt->num : 0,
+        .acked = pa->acked,
+        .sacked = pa->sacked,
+        .snd_nxt = hi,
+        .delivered = pa->delivered,
+        .rtt_ms = pa->rtt_ms,
+        .flight_max = (double)flight_max,
+        .sent_flight_max = (double)sent_flight_max,
+        .flight_now = (double)flight,
+        .in_episode = pa->in_episode,
+        .episode_ended = pa->episode_ended,
+        .rwnd_limited = s->rwnd && (double)flight_max + s->mss > (double)s->rwnd,
+    };
+    tn_cc_on_ack(s->models, &ca);
+    const char *hs = tn_cc_hystart_exit(s->models);
+    if (hs)
+        tn_ss_replay_exit(ctx, c, sd, &s->ss, at, pa->una, hs);
+    if (r->beta_pending && !pa->in_episode && pa->t_ns >= r->beta_after_ns && sent_flight_max > 0) {
+        if (!r->betas)
+            r->betas = tn_xcalloc(TN_BETA_MAX, sizeof *r->betas);
+        if (r->nbetas < TN_BETA_MAX)
+            r->betas[r->nbetas++] = (double)sent_flight_max / s->mss / r->beta_before;
+        r->beta_pending = false;
+    }
+    account_limiter(s, &ca, at);
+    tn_rec_series(ctx, c, sd, TN_SER_INFLIGHT, at, (double)flight);
+    tn_cc_record(ctx, c, sd, s->models, at);
+}
+
+static struct tn_pending_ack pop(struct tn_replay *r)
+{
+    struct tn_pending_ack pa = r->pend[r->pend_head];
+    r->pend_head = (r->pend_head + 1) % r->pend_cap;
+    r->pend_n--;
+    return pa;
+}
+
+void tn_replay_advance(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd, int64_t t)
+{
+    struct tn_replay *r = &cp->dp[sd].snd->rp;
+    int64_t h = reaction_ns(cp, sd);
+    while (r->pend_n) {
+        const struct tn_pending_ack *next =
+            r->pend_n > 1 ? &r->pend[(r->pend_head + 1) % r->pend_cap] : NULL;
+        /* ACK k is done when the window of ACK k+1 opens; the last one waits for the end */
+        if (t != INT64_MAX && (!next || next->t_ns + h > t))
+            break;
+        struct tn_pending_ack pa = pop(r);
+        resolve(ctx, cp, sd, &pa);
+    }
+}
+
+void tn_replay_push(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
+                    struct tn_pending_ack *pa)
+{
+    struct tn_replay *r = &cp->dp[sd].snd->rp;
+    pa->ends = r->ends_pending;
+    r->ends_pending = 0;
+    if (r->pend_n == r->pend_cap &&
+        !tn_ring_grow((void **)&r->pend, &r->pend_cap, &r->pend_head, r->pend_n, sizeof *r->pend,
+                      TN_PENDING_MAX)) {   /* that many ACKs in one round trip: hand the oldest over */
+        struct tn_pending_ack old = pop(r);
+        resolve(ctx, cp, sd, &old);
+    }
+    r->pend[(r->pend_head + r->pend_n) % r->pend_cap] = *pa;
+    r->pend_n++;
+}
+
+void tn_replay_episode_ended(struct tn_replay *r, enum tn_episode ep, int64_t t)
+{
+    if (ep == TN_EP_RECOVERY || ep == TN_EP_RTO)
+        r->ends_pending = (uint8_t)ep;
+    /* the multiplicative decrease tells the flavour: 0.5 Reno, 0.7 CUBIC (measured on
+     * windows of 8 segments or more, where one segment does not blur it) */
+    r->beta_pending = ep == TN_EP_RECOVERY && r->beta_before >= 8;
+    /* "after" is the flight the first ACK from here on releases: ACKs seen before it may still
+     * wait for the sender's reaction (away from the sender the dupacks of the whole recovery
+     * do, when the retransmission that shows the loss is ACKed at once) */
+    r->beta_after_ns = t;
+}
+
+/* The ACKs up to the one that ended the last episode are handed over now; ended here, by a
+ * timeout, it ends at once. */
+void tn_replay_episode_begins(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                              enum tn_episode ep, double flight_segs, int64_t t)
+{
+    struct tn_sender *s = cp->dp[d].snd;
+    struct tn_replay *r = &s->rp;
+    if (ep == TN_EP_RECOVERY)
+        r->beta_before = flight_segs;
+    bool ends = false;
+    for (unsigned i = 0; i < r->pend_n && !ends; i++)
+        ends = r->pend[(r->pend_head + i) % r->pend_cap].ends != 0;
+    while (ends && r->pend_n) {
+        struct tn_pending_ack pa = pop(r);
+        resolve(ctx, cp, d, &pa);
+        ends = !pa.ends;
+    }
+    if (r->ends_pending) {
+        tn_cc_on_recovery_end(s->models, t, r->ends_pending == TN_EP_RTO);
+        r->ends_pending = 0;
+    }
+}

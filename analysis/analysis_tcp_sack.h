@@ -1,0 +1,45 @@
+/* analysis_tcp_sack.h - a sender's scoreboard (analysis_tcp_sack.c): the cumulative ACK, the
+ * SACKed ranges above it (RFC 6675), duplicate ACKs, D-SACKs (RFC 2883) and the pipe. */
+#ifndef TN_ANALYSIS_TCP_SACK_H
+#define TN_ANALYSIS_TCP_SACK_H
+
+#include "analysis.h"
+#include "analysis_ranges.h"
+
+struct tn_analyzer_ctx;
+struct tn_conn_priv;
+
+#define TN_REXMIT_RING 32
+
+struct tn_scoreboard {
+    struct tn_rangeset sacked; /* SACKed ranges above the cumulative ACK (RFC 6675 scoreboard) */
+    int64_t una;               /* cumulative ACK received (relative) */
+    bool una_set;
+    bool sack;                 /* SACK negotiated: the scoreboard counts; else dupacks do */
+    uint32_t dupacks;          /* consecutive duplicate ACKs */
+    int64_t asked_lo, asked_hi;/* data the receiver asked for again with dupacks (a hole) */
+    double reno_sacked;        /* without SACK: segments known to have left (one per dupack) */
+    int64_t rexmit_out;        /* retransmitted bytes not yet acknowledged */
+    struct tn_gap *rexmits;    /* [TN_REXMIT_RING] recent retransmitted ranges (D-SACK
+                                * matching), allocated at the first retransmission */
+    unsigned rexmit_next;
+};
+
+/* A D-SACK that showed a retransmission was not needed (RFC 2883 §4). */
+struct tn_dsack {
+    bool spurious;
+    int64_t lo, hi;
+};
+
+void tn_sack_free(struct tn_scoreboard *b);
+int64_t tn_sack_bytes_above(const struct tn_scoreboard *b, int64_t above);
+/* Bytes in flight below hi as the sender sees them (RFC 6675 "pipe"). */
+int64_t tn_sack_pipe(const struct tn_scoreboard *b, int64_t hi, uint32_t mss, bool recovering);
+/* [lo, hi) was retransmitted at t (for D-SACK matching). */
+void tn_sack_resent(struct tn_scoreboard *b, int64_t lo, int64_t hi, int64_t t);
+/* The SACK blocks of an ACK of sender sd's data (cumulative ACK ack): the scoreboard takes them,
+ * D-SACKs are told (events); returns the bytes newly SACKed. */
+int64_t tn_sack_blocks(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
+                       const struct tn_pkt *p, int64_t ack, struct tn_dsack *dsack);
+
+#endif
