@@ -1,17 +1,19 @@
 /* analysis_cc_classify.c - which congestion-control flavour the sender runs, from the replays
  * of every flavour (analysis_tcp_cwnd.c) against what the flow showed:
- *  - the window fit: median |replayed window - flight| / flight over the ACKs outside episodes;
- *  - the decrease at each fast recovery (flight after / before) against the replay's own
+ *  - the decrease at each fast recovery: the window where the sender stopped slow-starting
+ *    after it (its new ssthresh) over the window at the loss, against each flavour's own
  *    (Reno 0.5, CUBIC 0.7, BIC 0.8, Scalable 0.875, HighSpeed 0.5 down to 0.56 at 118
  *    segments, H-TCP minRTT/maxRTT, Illinois 0.5-0.875, Westwood BWE x RTTmin, BBR none);
+ *  - the growth shape between losses: each flavour's open-loop copy against each window-clocked
+ *    round's largest flight;
+ *  - the flight at the end of each recovery: BBR restores its window, every loss-based flavour
+ *    has cut it (the smallest cut is Scalable's and Illinois's 1/8);
  *  - ProbeRTT dips (BBR only drains to 4 segments for 200 ms outside a loss or an idle period).
- * The score is the fit error plus the decrease error; the lowest wins among the flavours whose
- * replay was checked against ground truth (tn_cc_ops.checked); the others are scored and shown.  Flavours whose replays
- * are identical on the flow (e.g. Hybla at RTTs up to 25 ms is Reno by definition) are one
- * hypothesis, named by the first in flavours.def.  The best must beat the next distinct one
- * either on the window (a paired sign test over the same ACKs, two-sided 5%) or on the
- * decrease by at least one segment of the median flight (the window is seen in whole
- * segments); otherwise it is a tie: unknown.  Too little evidence is unknown too. */
+ * The score is the growth error plus the decrease error; the lowest wins if it beats every
+ * other distinct flavour, on growth or on decrease and significantly worse on neither;
+ * flavours whose replays are identical on the flow are one hypothesis, named by the first in
+ * flavours.def.  Otherwise the verdict is unknown and the evidence names the set.  Without a
+ * loss the loss-based flavours are not told apart (they differ mainly in their decrease): unknown. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,18 +25,29 @@
 #define MIN_FIT TN_CC_MIN_FIT
 #define SAME 1e-9                  /* replays this close are the same replay */
 #define DIP_PENALTY 0.25           /* per ProbeRTT dip a flavour without ProbeRTT cannot explain */
+#define SIGN_Z 1.96                /* paired sign tests, two-sided 5% */
+/* The decrease is measured to about a segment (a round's own growth and the flight's
+ * resolution): two segments of the median flight apart is beyond that error. */
+#define DEC_SEGMENTS 2.0
+/* Scalable's and Illinois's 7/8 is the smallest cut a loss-based flavour makes at a loss
+ * (tcp_scalable.c TCP_SCALABLE_MD_SCALE, tcp_illinois.c BETA_MIN): a flight after the
+ * recovery closer to the flight before than to 7/8 of it is no cut (BBR, Cardwell et al. 2016:
+ * packet conservation for a round, then the window of its model). */
+#define NO_CUT ((1.0 + 7.0 / 8) / 2)
 
 struct cand {
     double score, fit, dec;
-    bool scored, candidate;    /* candidate: the flavour's replay was checked against truth */
+    bool scored, candidate;
 };
 
-static double obs_median(const struct tn_cc_obs *obs)
+/* The median of the values >= 0 (-1 marks a slot without one). */
+static double obs_median(const double *vals, unsigned nvals)
 {
     double v[TN_BETA_MAX];
-    unsigned n = obs->nbetas < TN_BETA_MAX ? obs->nbetas : TN_BETA_MAX;
-    if (n)   /* betas is NULL until the first decrease (allocated at first use) */
-        memcpy(v, obs->betas, n * sizeof *v);
+    unsigned n = 0;
+    for (unsigned i = 0; i < nvals && n < TN_BETA_MAX; i++)
+        if (vals[i] >= 0)
+            v[n++] = vals[i];
     for (unsigned i = 1; i < n; i++)   /* insertion sort: at most TN_BETA_MAX values */
         for (unsigned j = i; j > 0 && v[j] < v[j - 1]; j--) {
             double t = v[j];
@@ -44,24 +57,47 @@ static double obs_median(const struct tn_cc_obs *obs)
     return n ? v[n / 2] : -1;
 }
 
-/* Paired sign test (two-sided 5%: |z| >= 1.96) over the rounds both fits share: is a's
- * open-loop window closer to the round's flight than b's on significantly more of them? */
-#define SIGN_Z 1.96
-
-static bool fits_better(const struct tn_cc_fit *a, const struct tn_cc_fit *b, unsigned rounds, double *z)
+static unsigned obs_count(const double *vals, unsigned nvals)
 {
-    *z = 0;
+    unsigned n = 0;
+    for (unsigned i = 0; i < nvals; i++)
+        n += vals[i] >= 0;
+    return n;
+}
+
+static double sign_z(double wins, double losses)
+{
+    return wins + losses > 0 ? (wins - losses) / sqrt(wins + losses) : 0;
+}
+
+/* Growth: is a's open-loop window closer to the round's flight than b's on more rounds? */
+static double growth_z(const struct tn_cc_fit *a, const struct tn_cc_fit *b)
+{
     if (a->nerr != b->nerr || !a->nerr)
-        return a->err_med >= 0 && (b->err_med < 0 || a->err_med < b->err_med);
+        return 0;
     double wins = 0, losses = 0;
     for (unsigned i = 0; i < a->nerr; i++) {
         wins += a->err[i] < b->err[i] - SAME;
         losses += a->err[i] > b->err[i] + SAME;
     }
-    (void)rounds;
-    if (wins + losses > 0)
-        *z = (wins - losses) / sqrt(wins + losses);
-    return *z >= SIGN_Z;
+    return sign_z(wins, losses);
+}
+
+/* Decrease: is a's own decrease closer to the one seen than b's at more recoveries (a
+ * difference within one segment of that recovery's window is a tie)? */
+static double decrease_z(const struct tn_cc_fit *a, const struct tn_cc_fit *b, const struct tn_cc_obs *obs)
+{
+    double wins = 0, losses = 0;
+    for (unsigned i = 0; i < obs->nknees; i++) {
+        double k = obs->knees[i];
+        if (k < 0 || i >= a->nslots || i >= b->nslots || a->betas[i] < 0 || b->betas[i] < 0)
+            continue;
+        double res = 1 / obs->knee_win[i];
+        double ea = fabs(k - a->betas[i]), eb = fabs(k - b->betas[i]);
+        wins += ea < eb - res;
+        losses += ea > eb + res;
+    }
+    return sign_z(wins, losses);
 }
 
 static bool same_replay(const struct tn_cc_fit *a, const struct tn_cc_fit *b)
@@ -84,16 +120,48 @@ static size_t add(char *buf, size_t len, size_t at, const char *fmt, ...)
     return k > 0 ? at + (size_t)k : at;
 }
 
+/* Does flavour a beat b?  By the decrease when their decreases differ beyond what the
+ * recoveries seen can resolve (thr: DEC_SEGMENTS of the flight at one recovery, falling as
+ * 1/sqrt(n) with n of them, as a mean's error does, to one DEC_SEGMENTS), unless the
+ * recoveries one by one say otherwise (sign test); else by the growth (sign test). */
+static bool beats(const struct tn_cc_fit *fits, const struct cand *c, int a, int b, const struct tn_cc_obs *obs,
+                  double thr, double *zg_out, double *zd_out)
+{
+    double zg = growth_z(&fits[a], &fits[b]);
+    double zd = decrease_z(&fits[a], &fits[b], obs);
+    double ddiff = c[b].dec - c[a].dec;
+    *zg_out = zg;
+    *zd_out = zd;
+    if (zd <= -SIGN_Z || ddiff <= -thr)
+        return false;
+    if (ddiff >= 2 * thr)
+        return true;   /* clearly closer: the growth fit, a model's open loop, does not outweigh it */
+    if ((ddiff >= thr || zd >= SIGN_Z) && zg > -SIGN_Z)
+        return true;
+    return zg >= SIGN_Z && ddiff > -thr / 2;
+}
+
 void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc_obs *obs,
                     struct tn_tcp_infer *inf)
 {
     struct cand c[TN_CC_COUNT];
-    double beta_obs = obs_median(obs);
+    double beta_obs = obs_median(obs->knees, obs->nknees);
+    unsigned nknees = obs_count(obs->knees, obs->nknees);
+    double beta_end = obs_median(obs->betas, obs->nbetas);
+    /* no cut at the recoveries: not a loss-based sender */
+    bool no_cut = obs->nbetas >= 2 && beta_end >= NO_CUT;
+    double flight_med0 = 0;
+    for (unsigned i = 0; i < n; i++)
+        flight_med0 = fmax(flight_med0, fits[i].flight_med);
+    /* ... and where the sender slowed down after a recovery, the knee shows no cut either (an
+     * application that paused after it leaves the flight after the recovery high) */
+    if (no_cut && beta_obs >= 0 && beta_obs < 7.0 / 8 - (flight_med0 > 1 ? DEC_SEGMENTS / flight_med0 : 1))
+        no_cut = false;
     double worst_dec = 0;
     inf->flavor = TN_CC_UNKNOWN;
     inf->flavor_confidence = 0;
     inf->beta_n = obs->nbetas;
-    inf->beta = beta_obs;
+    inf->beta = beta_end;
     for (unsigned i = 0; i < n; i++)
         if (beta_obs >= 0 && fits[i].nbeta_pred)
             worst_dec = fmax(worst_dec, fabs(beta_obs - fits[i].beta_pred));
@@ -103,11 +171,14 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
         const struct tn_cc_fit *f = &fits[i];
         struct cand *k = &c[i];
         bool fit_ok = f->nerr >= MIN_FIT;
+        bool model_based = f->ops->cong_control != NULL;
         k->fit = fit_ok ? f->err_med : 0;
         k->dec = beta_obs < 0 ? 0 : f->nbeta_pred ? fabs(beta_obs - f->beta_pred) : worst_dec;
         k->scored = fit_ok || beta_obs >= 0;
-        k->candidate = k->scored && f->ops->checked;
-        if (obs->probe_rtt_dips && !f->ops->cong_control)
+        /* a loss-based flavour needs a decrease seen, and no sender that kept its window at
+         * every loss; a model-based one (BBR) needs that, or its ProbeRTT dips */
+        k->candidate = k->scored && (model_based ? no_cut || obs->probe_rtt_dips > 0 : nknees > 0 && !no_cut);
+        if (obs->probe_rtt_dips && !model_based)
             k->dec += fmin(1, DIP_PENALTY * obs->probe_rtt_dips);
         k->score = k->fit + k->dec;
         inf->cc_score[i + 1] = k->scored ? k->score : -1;
@@ -123,30 +194,15 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
         snprintf(ev, len, "too little evidence: fewer than %d window-clocked round trips and no loss", MIN_FIT);
         return;
     }
-    int best = -1;
-    for (unsigned i = 0; i < n; i++)
-        if (c[i].candidate && (best < 0 || c[i].score < c[best].score - SAME))
-            best = (int)i;
-    if (best < 0) {
-        snprintf(ev, len, "too little evidence for the flavours checked against ground truth");
-        return;
-    }
-    /* the best distinct alternative */
-    int second = -1;
-    for (unsigned i = 0; i < n; i++)
-        if (c[i].candidate && (int)i != best && !same_replay(&fits[i], &fits[best]) &&
-            (second < 0 || c[i].score < c[second].score))
-            second = (int)i;
-    double resolution = flight_med > 1 ? 1 / flight_med : 1;
+    double res = flight_med > 1 ? DEC_SEGMENTS / flight_med : 1;
     if (beta_obs >= 0)
-        at = add(ev, len, at, "decrease %.2f x at a loss", beta_obs);
-    if (beta_obs >= 0 && obs->nbetas > 1)
-        at = add(ev, len, at, " (median of %u)", obs->nbetas);
-    at = add(ev, len, at, "%sscore (growth + decrease, lower is better; *: not checked, not named): ",
-             at ? "; " : "");
-    /* the three best, in order */
+        at = add(ev, len, at, "decrease %.2f (ssthresh seen / window before, %u loss%s)", beta_obs, nknees,
+                 nknees > 1 ? "es, median" : "");
+    if (beta_end >= 0)
+        at = add(ev, len, at, "%sflight after recovery %.2f x before", at ? "; " : "", beta_end);
+    at = add(ev, len, at, "%sscores (growth + decrease): ", at ? "; " : "");
     bool used[TN_CC_COUNT] = {false};
-    for (int shown = 0; shown < 4; shown++) {
+    for (int shown = 0; shown < 3; shown++) {   /* the three best, in order */
         int k = -1;
         for (unsigned i = 0; i < n; i++)
             if (c[i].scored && !used[i] && (k < 0 || c[i].score < c[k].score))
@@ -154,52 +210,87 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
         if (k < 0)
             break;
         used[k] = true;
-        at = add(ev, len, at, "%s%s%s %.2f", shown ? ", " : "", fits[k].ops->name, fits[k].ops->checked ? "" : "*",
-                 c[k].score);
+        at = add(ev, len, at, "%s%s %.2f", shown ? ", " : "", fits[k].ops->name, c[k].score);
     }
     if (obs->probe_rtt_dips)
         at = add(ev, len, at, "; %u ProbeRTT dips (4 segments, 200 ms)", obs->probe_rtt_dips);
     if (obs->min_rtt_ms > 0)
         at = add(ev, len, at, "; RTT min %.1f ms", obs->min_rtt_ms);
-    if (obs->srtt_ms > 0 && obs->min_rtt_ms > 0)
-        at = add(ev, len, at, ", smoothed %.1f ms", obs->srtt_ms);
-    /* flavours that replay the same as the best: one hypothesis */
+    if (no_cut)
+        at = add(ev, len, at, "; no cut at losses: not loss-based");
+    /* the verdict beats every other distinct candidate (the lowest score first) */
+    /* the decrease resolves DEC_SEGMENTS of the median window at the losses */
+    double wmed = obs_median(obs->knee_win, obs->nknees);
+    double thr = nknees && wmed > 1 ? DEC_SEGMENTS / wmed * fmax(1, 2 / sqrt((double)nknees)) : res;
+    int order[TN_CC_COUNT], nc = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (c[i].candidate)
+            order[nc++] = (int)i;
+    if (!nc) {
+        add(ev, len, at, "; %s", nknees || no_cut ? "no flavour modelled explains it"
+                                                  : "no decrease seen: loss-based flavours not told apart");
+        return;
+    }
+    for (int i = 1; i < nc; i++)   /* by score */
+        for (int j = i; j > 0 && c[order[j]].score < c[order[j - 1]].score; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    int best = -1, rival = -1, lost_to = -1;
+    double conf = 1, rz_g = 0, rz_d = 0, lz_g = 0, lz_d = 0;
+    for (int oi = 0; oi < 1 && best < 0; oi++) {   /* the lowest score, if it beats all */
+        int cand = order[oi];
+        int weakest = -1, beaten_by = -1;
+        double wconf = 1, wg = 0, wd = 0, bg = 0, bd = 0;
+        for (int oj = 0; oj < nc; oj++) {
+            int other = order[oj];
+            if (other == cand || same_replay(&fits[other], &fits[cand]))
+                continue;
+            double zg, zd;
+            if (!beats(fits, c, cand, other, obs, thr, &zg, &zd)) {
+                beaten_by = other;
+                bg = zg;
+                bd = zd;
+                break;
+            }
+            double margin = c[other].score > 0 ? (c[other].score - c[cand].score) / c[other].score : 0;
+            if (weakest < 0 || margin < wconf) {
+                wconf = margin;
+                weakest = other;
+                wg = zg;
+                wd = zd;
+            }
+        }
+        if (beaten_by < 0) {
+            best = cand;
+            rival = weakest;
+            conf = weakest < 0 ? 1 : wconf;
+            rz_g = wg;
+            rz_d = wd;
+        } else if (oi == 0) {
+            lost_to = beaten_by;
+            lz_g = bg;
+            lz_d = bd;
+        }
+    }
+    if (best < 0) {
+        add(ev, len, at, "; tie: %s or %s (growth z %.1f, decrease z %.1f, off %.2f vs %.2f)", fits[order[0]].ops->name,
+            fits[lost_to].ops->name, lz_g, lz_d, c[order[0]].dec, c[lost_to].dec);
+        return;
+    }
     bool first_same = true;
     for (unsigned i = 0; i < n; i++)
-        if ((int)i != best && c[i].candidate && same_replay(&fits[i], &fits[best])) {
-            at = add(ev, len, at, "%s%s", first_same ? "; same replay: " : ", ", fits[i].ops->name);
+        if ((int)i != best && c[i].scored && same_replay(&fits[i], &fits[best])) {
+            at = add(ev, len, at, "%s%s", first_same ? "; same as " : ", ", fits[i].ops->name);
             first_same = false;
         }
-    double z = 0;
-    bool fit_wins = second >= 0 && fits_better(&fits[best], &fits[second], obs->rounds, &z);
-    bool dec_wins = second >= 0 && c[second].dec - c[best].dec >= resolution;
-    if (second >= 0)
-        at = add(ev, len, at, "; against %s: growth closer in more rounds (sign test z %.1f), decrease off by %.2f vs %.2f",
-                 fits[second].ops->name, z, c[best].dec, c[second].dec);
-    if (second >= 0 && !fit_wins && !dec_wins) {
-        at = add(ev, len, at, "; tie: %s and %s not told apart", fits[best].ops->name, fits[second].ops->name);
-        return;
-    }
-    /* a flavour not yet checked that explains the flow better on both counts (growth and
-     * decrease): naming a checked one would be a guess */
-    int rival = -1;
-    for (unsigned i = 0; i < n; i++)
-        if (c[i].scored && !c[i].candidate && !same_replay(&fits[i], &fits[best]) &&
-            (rival < 0 || c[i].score < c[rival].score))
-            rival = (int)i;
-    double zr = 0;
-    if (rival >= 0 && c[rival].score < c[best].score && fits_better(&fits[rival], &fits[best], obs->rounds, &zr) &&
-        c[best].dec - c[rival].dec >= resolution) {
-        add(ev, len, at, "; %s* explains it better on growth and decrease", fits[rival].ops->name);
-        return;
-    }
-    inf->flavor = (enum tn_cc_flavor)(best + 1);
-    double conf = second < 0 ? 1 : c[second].score > 0 ? (c[second].score - c[best].score) / c[second].score : 0;
-    /* and the margin over every flavour replayed, checked or not */
     if (rival >= 0)
-        conf = fmin(conf, c[rival].score > c[best].score ? (c[rival].score - c[best].score) / c[rival].score : 0);
-    /* more losses and more window-limited ACKs, more weight: n / (n + 1) of the evidence units */
-    double units = obs->nbetas + (double)fits[best].nerr / MIN_FIT;   /* rounds in units of 8 */
-    inf->flavor_confidence = conf * units / (units + 1);
-    at = add(ev, len, at, "; %s %s", fits[best].ops->name, fits[best].ops->signature);
+        at = add(ev, len, at, "; vs %s: growth z %.1f, decrease z %.1f, off %.2f vs %.2f",
+                 fits[rival].ops->name, rz_g, rz_d, c[best].dec, c[rival].dec);
+    inf->flavor = (enum tn_cc_flavor)(best + 1);
+    /* more losses and more window-clocked rounds, more weight: n / (n + 1) of the evidence units */
+    double units = nknees + (no_cut ? obs->nbetas : 0) + (double)fits[best].nerr / MIN_FIT;
+    inf->flavor_confidence = fmax(conf, 0) * units / (units + 1);
+    add(ev, len, at, "; %s %s", fits[best].ops->name, fits[best].ops->signature);
 }

@@ -17,6 +17,9 @@
 #define SS_ROUNDS 4                 /* rounds of slow growth that mean slow start is over */
 #define SS_GROWTH 1.25              /* slow start at least doubles the flight per round (1.5 with
                                      * delayed ACKs counted per ACK); below this it is not */
+#define KNEE_FLAT 2.0               /* segments a round in congestion avoidance may add right
+                                     * after a recovery and still count as flat: Reno's one
+                                     * (RFC 5681 §3.1) and the flight's one-segment resolution */
 #define BETA_MIN_WINDOW 8.0         /* decreases measured on windows of 8 segments or more, where
                                      * one segment does not blur them (as the observed ones) */
 
@@ -47,11 +50,14 @@ struct flavour_run {
     const struct tn_cc_ops *ops;
     struct tn_cc_sock sk;
     bool in_recovery;          /* fast recovery under way (PRR) */
+    enum tn_ca_state ended_state;   /* the state the last episode ended, for its last ACK */
     double recover_fs, prr_delivered;
     double *flights;           /* the flight at each ACK the replay is fitted on, segments */
     size_t nfl, cap_fl;
     double *beta;              /* cwnd after / flight before each fast recovery, as replayed */
     bool beta_pending;
+    double beta_next;          /* the flavour's own decrease at the last loss (own_decrease) */
+    long beta_slot;            /* BBR: the slot its decrease goes to, on the ACK after */
     size_t nbeta, cap_beta;
     struct step *cw, *ss;      /* the window and ssthresh series, when recorded */
     struct ss_exit exit;       /* the first time it left slow start without a loss */
@@ -75,6 +81,9 @@ struct ack_ctx {
     double top;
     double unseen_top;         /* > 0: the flight grew too slowly for slow start for SS_ROUNDS
                                 * rounds up to this (slow_start_ended_unseen) */
+    bool knee;                 /* the window stopped slow-starting after a fast recovery (the
+                                * sender's ssthresh, see struct tn_cc_model): the open-loop
+                                * copies start from here */
 };
 
 /* What the sender did, as the flavours are told it: kept in order for the flavours that are
@@ -85,7 +94,8 @@ struct cc_input {
     enum cc_op op;
     int64_t t_ns;
     bool timeout;
-    double v1, v2;             /* LOSS: flight bytes; IDLE: idle ms, rto ms */
+    double v1, v2;             /* LOSS: flight, window bytes; IDLE: idle ms, rto ms;
+                                * RECOVERY_END: slot + 1 of its decrease */
     struct tn_cc_ack a;        /* ACK */
     struct ack_ctx x;
 };
@@ -111,6 +121,9 @@ struct tn_cc_model {
     /* the largest flight of each of the last rounds, to see a slow start that ended unseen */
     double round_flight, round_hist[SS_ROUNDS];
     double round_pipe_min;     /* the smallest pipe after an ACK in this round */
+    double round_sent_min;     /* the smallest pipe right after a send in this round: the
+                                * window when the round began, where the window only grows */
+    double last_sent_min;      /* that of the last round that ended */
     bool round_rwnd;           /* the receiver's window bounded the flight in this round */
     unsigned rounds_clean;     /* consecutive finished rounds the window clocked: not bounded
                                 * by the receiver, and the pipe never fell below half its top
@@ -120,6 +133,18 @@ struct tn_cc_model {
     /* BBR signatures in the flight itself: ProbeRTT dips (at most 4 segments for 200 ms) */
     int64_t dip_start_ns, last_dip_ns;
     unsigned dips;
+    /* The decrease at a loss as the sender's new ssthresh shows it.  After a fast recovery the
+     * window is ssthresh (RFC 5681 §3.2, RFC 6937), or less when the sender moderated it to the
+     * flight (Linux before 3.2: tcp_moderate_cwnd, rate halving) and then slow-starts back to
+     * ssthresh (RFC 5681 §3.1: cwnd < ssthresh).  Either way the first round after the
+     * recovery whose largest flight grew by less than SS_GROWTH over the round before has
+     * reached ssthresh: that flight over the flight at the loss is the flavour's decrease. */
+    double knee_before;        /* the flight when the loss was seen, segments (0: none) */
+    unsigned knee_round;       /* > 0: look for the knee from this round on */
+    bool knee_ca;              /* the last round grew too little for slow start */
+    double *knees;             /* per slot (one per such recovery), -1 until seen */
+    double *knee_win;          /* per slot: the window at the loss, segments */
+    size_t nknees, cap_knees, cap_win, knee_slot;
     /* the rate sample's history: a ring grown up to RATE_HIST_MAX */
     int64_t *hist_t;
     double *hist_d;
@@ -129,6 +154,7 @@ struct tn_cc_model {
     struct cc_input *log;
     size_t nlog, cap_log;
     struct flavour_run *f[NFLAV];
+    int estimate;              /* after tn_cc_finish: the flavour whose window is the estimate */
 };
 
 static bool is_live(const struct tn_cc_ops *ops)
@@ -148,6 +174,13 @@ static void copy_sock(struct tn_cc_sock *dst, const struct tn_cc_sock *src, size
     dst->priv = priv;
     if (priv_size)
         memcpy(priv, src->priv, priv_size);
+}
+
+/* A reduction is over (or the window was set anew): the open-loop copy starts from here. */
+static void restart_open_loop(struct flavour_run *r)
+{
+    copy_sock(&r->ol, &r->sk, r->ops->priv_size);
+    r->ol_on = true;
 }
 
 static struct flavour_run *run_new(const struct tn_cc_ops *ops, double mss)
@@ -189,6 +222,7 @@ struct tn_cc_model *tn_cc_new(uint32_t mss)
     struct tn_cc_model *m = tn_xcalloc(1, sizeof *m);
     m->mss = mss ? mss : 1448;
     m->min_rtt_ms = m->srtt_ms = -1;
+    m->estimate = TN_CC_CUBIC - 1;
     for (int i = 0; i < NFLAV; i++)
         if (is_live(flavour_ops[i]))
             m->f[i] = run_new(flavour_ops[i], m->mss);
@@ -204,6 +238,8 @@ void tn_cc_free(struct tn_cc_model *m)
     free(m->log);
     free(m->hist_t);
     free(m->hist_d);
+    free(m->knees);
+    free(m->knee_win);
     free(m);
 }
 
@@ -218,9 +254,11 @@ static bool next_round(struct tn_cc_model *m, const struct tn_cc_ack *a, int64_t
             m->round_hist[SS_ROUNDS - 1] = m->round_flight;
             bool clocked = !m->round_rwnd && m->round_pipe_min >= 0.5 * m->round_flight;
             m->rounds_clean = clocked ? m->rounds_clean + 1 : 0;
+            m->last_sent_min = m->round_sent_min;
         }
         m->round_flight = 0;
         m->round_pipe_min = INFINITY;
+        m->round_sent_min = INFINITY;
         m->round_rwnd = false;
         m->round_end_seq = a->snd_nxt;
         m->round_start_ns = a->t_ns;
@@ -393,8 +431,16 @@ static void ack_one(struct tn_cc_model *m, struct flavour_run *r, struct tn_cc_s
     if (r->in_recovery || a->episode_ended) {
         if (!observed)
             return;
+        /* Linux calls pkts_acked (tcp_clean_rtx_queue) before the ACK that ends an episode
+         * moves the state to Open (tcp_fastretrans_alert): the flavour sees it in the old
+         * state (BIC and H-TCP count only Open ACKs; the one ending a recovery can cover a
+         * window of segments) */
+        enum tn_ca_state st = sk->state;
+        if (a->episode_ended && !r->in_recovery)
+            sk->state = r->ended_state;
         if (segs > 0 && ops->pkts_acked)
             ops->pkts_acked(sk);
+        sk->state = st;
         if (r->in_recovery)
             prr_ack(r, segs, pipe);
         return;   /* after an episode: the flight before this ACK was shaped by it */
@@ -428,6 +474,20 @@ static void ack_one(struct tn_cc_model *m, struct flavour_run *r, struct tn_cc_s
     sk->ss_exit_now = false;
 }
 
+/* The flavour's decrease at the fast recovery of slot k (the slots are the model's, one per
+ * recovery whose decrease the classifier compares: tn_cc_model.knees); -1 where none. */
+static void set_slot(struct flavour_run *r, long k, double v)
+{
+    if (k < 0)
+        return;
+    if ((size_t)k >= r->nbeta) {
+        tn_grow((void **)&r->beta, &r->cap_beta, (size_t)k + 1, sizeof *r->beta);
+        while (r->nbeta <= (size_t)k)
+            r->beta[r->nbeta++] = -1;
+    }
+    r->beta[k] = v;
+}
+
 static void run_ack(struct tn_cc_model *m, struct flavour_run *r, const struct tn_cc_ack *a,
                     const struct ack_ctx *x)
 {
@@ -440,11 +500,11 @@ static void run_ack(struct tn_cc_model *m, struct flavour_run *r, const struct t
     ack_one(m, r, &r->sk, true, a, x);
     if (r->ol_on)
         ack_one(m, r, &r->ol, false, a, x);
+    if (x->knee && !r->ops->cong_control && !r->in_recovery)
+        restart_open_loop(r);   /* growth is compared from ssthresh on, not from a moderated window */
     /* a flavour with its own control restores its window on the ACK after the recovery */
-    if (r->beta_pending && r->sk.prior_cwnd >= BETA_MIN_WINDOW) {
-        tn_grow((void **)&r->beta, &r->cap_beta, r->nbeta + 1, sizeof *r->beta);
-        r->beta[r->nbeta++] = r->sk.cwnd / r->sk.prior_cwnd;
-    }
+    if (r->beta_pending && r->sk.prior_cwnd >= BETA_MIN_WINDOW)
+        set_slot(r, r->beta_slot, r->sk.cwnd / r->sk.prior_cwnd);
     r->beta_pending = false;
 }
 
@@ -461,15 +521,30 @@ static void event(struct flavour_run *r, enum tn_ca_event ev)
         r->ops->cwnd_event(&r->sk, ev);
 }
 
-/* A reduction is over (or the window was set anew): the open-loop copy starts from here. */
-static void restart_open_loop(struct flavour_run *r)
+/* The flavour's own decrease at a window of w segments: what its ssthresh (and Westwood's
+ * window at CA_EVENT_COMPLETE_CWR) makes of w, on a scratch copy of its state, over w.  The
+ * classifier compares it with the observed one (the knee in tn_cc_model over the window at
+ * the loss); the replay's own window may differ from the sender's, which the growth fit judges. */
+static double own_decrease(const struct flavour_run *r, double w)
 {
-    copy_sock(&r->ol, &r->sk, r->ops->priv_size);
-    r->ol_on = true;
+    _Alignas(PRIV_ALIGN) unsigned char priv[256];
+    if (r->ops->priv_size > sizeof priv || w <= 0 || !r->ops->ssthresh)
+        return -1;
+    struct tn_cc_sock s = r->sk;
+    s.priv = priv;
+    if (r->ops->priv_size)
+        memcpy(priv, r->sk.priv, r->ops->priv_size);
+    s.cwnd = s.prior_cwnd = w;
+    s.ssthresh = s.cwnd = r->ops->ssthresh(&s);
+    if (r->ops->cwnd_event)
+        r->ops->cwnd_event(&s, TN_CA_EVENT_COMPLETE_CWR);
+    return s.cwnd / w;
 }
 
-static void run_loss(struct flavour_run *r, int64_t t_ns, bool timeout, double fl)
+static void run_loss(struct flavour_run *r, int64_t t_ns, bool timeout, double fl, double w)
 {
+    if (!timeout && !r->in_recovery && !r->ops->cong_control)
+        r->beta_next = w >= BETA_MIN_WINDOW ? own_decrease(r, w) : -1;
     struct tn_cc_sock *sk = &r->sk;
     sk->now_ns = t_ns;
     r->ol_on = false;   /* until the reduction is over */
@@ -538,10 +613,11 @@ static void run_syn_timeout(struct flavour_run *r)
     restart_open_loop(r);
 }
 
-static void run_recovery_end(struct flavour_run *r, int64_t t_ns, bool timeout)
+static void run_recovery_end(struct flavour_run *r, int64_t t_ns, bool timeout, long slot)
 {
     struct tn_cc_sock *sk = &r->sk;
     sk->now_ns = t_ns;
+    r->ended_state = sk->state;
     bool fast = r->in_recovery && !timeout;
     if (r->ops->cong_control) {
         fast = sk->state == TN_CA_RECOVERY && !timeout;
@@ -555,11 +631,11 @@ static void run_recovery_end(struct flavour_run *r, int64_t t_ns, bool timeout)
         set_state(r, TN_CA_OPEN);
     }
     /* the flavour's own decrease (before any observation corrects the replay) */
-    if (fast && sk->prior_cwnd >= BETA_MIN_WINDOW && !r->ops->cong_control) {
-        tn_grow((void **)&r->beta, &r->cap_beta, r->nbeta + 1, sizeof *r->beta);
-        r->beta[r->nbeta++] = sk->cwnd / r->recover_fs;   /* over the flight, as observed */
-    }
+    if (fast && r->beta_next > 0 && !r->ops->cong_control)
+        set_slot(r, slot, r->beta_next);
+    r->beta_next = -1;
     r->beta_pending = fast && r->ops->cong_control;
+    r->beta_slot = slot;
     restart_open_loop(r);
 }
 
@@ -592,8 +668,8 @@ static void run_input(struct tn_cc_model *m, struct flavour_run *r, const struct
 {
     switch (in->op) {
     case OP_ACK: run_ack(m, r, &in->a, &in->x); break;
-    case OP_LOSS: run_loss(r, in->t_ns, in->timeout, in->v1 / m->mss); break;
-    case OP_RECOVERY_END: run_recovery_end(r, in->t_ns, in->timeout); break;
+    case OP_LOSS: run_loss(r, in->t_ns, in->timeout, in->v1 / m->mss, in->v2 / m->mss); break;
+    case OP_RECOVERY_END: run_recovery_end(r, in->t_ns, in->timeout, (long)in->v1 - 1); break;
     case OP_IDLE: run_idle(r, in->t_ns, in->v1, in->v2); break;
     case OP_SYN_TIMEOUT: run_syn_timeout(r); break;
     case OP_CWR: run_cwr(r); break;
@@ -640,6 +716,50 @@ static void tell(struct tn_cc_model *m, const struct cc_input *in)
     m->log[m->nlog++] = *in;
 }
 
+/* A round ended: has the window reached the ssthresh of the last fast recovery?  A round that
+ * grew by less than SS_GROWTH over the one before is past slow start.  If it is the first
+ * round after the recovery and began where it ended (within KNEE_FLAT), the window began it
+ * at ssthresh; otherwise the sender slow-started up to ssthresh inside it, and the round after
+ * began there, less that round's own growth (the flavour's increase, not its decrease: BIC's
+ * binary search adds up to 16 segments a round right after a loss).  Only rounds the window
+ * clocked count. */
+static bool find_knee(struct tn_cc_model *m)
+{
+    if (!m->knee_round || m->round - 1 < m->knee_round)
+        return false;
+    if (m->rounds_clean == 0) {   /* the receiver's window or the application shaped it */
+        m->knee_round = 0;
+        return false;
+    }
+    double top = m->round_hist[SS_ROUNDS - 1], prev = m->round_hist[SS_ROUNDS - 2];
+    double start = m->last_sent_min;
+    if (!isfinite(start) || start <= 0 || start > top) {
+        m->knee_round = 0;
+        m->knee_ca = false;
+        return false;
+    }
+    double w;
+    if (!m->knee_ca) {
+        if (top >= SS_GROWTH * prev)
+            return false;   /* still slow-starting back to ssthresh */
+        /* the first round after the recovery that did not slow-start, and it began where it
+         * ended (within the two segments of one round of additive increase and the flight's
+         * resolution): it began at ssthresh (RFC 6937: cwnd = ssthresh at the end) */
+        if (m->round - 1 == m->knee_round && top - start <= KNEE_FLAT) {
+            w = start;
+        } else {   /* it slow-started up to ssthresh inside the round: the next one began there */
+            m->knee_ca = true;
+            return false;
+        }
+    } else {
+        w = 2 * start - top;   /* where the round began, less its own growth */
+    }
+    m->knee_round = 0;
+    m->knee_ca = false;
+    m->knees[m->knee_slot] = w / m->knee_before;
+    return true;
+}
+
 void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
 {
     struct cc_input in = {.op = OP_ACK, .t_ns = a->t_ns, .a = *a};
@@ -659,6 +779,8 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     bool round_ended = next_round(m, a, a->snd_nxt - (int64_t)a->flight_now);
     m->round_flight = fmax(m->round_flight, x->flight);
     m->round_pipe_min = fmin(m->round_pipe_min, x->pipe);
+    if (a->sent_flight_max > 0)
+        m->round_sent_min = fmin(m->round_sent_min, a->sent_flight_max / m->mss);
     m->round_rwnd |= a->rwnd_limited;
     watch_dips(m, a, x->pipe, a->in_episode);
     x->min_rtt_ms = m->min_rtt_ms;
@@ -671,6 +793,7 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     x->top = m->round_hist[SS_ROUNDS - 1];
     x->fit_round = round_ended && m->rounds_clean > 0 && x->top >= 4 && !a->in_episode;
     x->unseen_top = round_ended ? slow_growth_top(m) : 0;
+    x->knee = round_ended && find_knee(m);
     tell(m, &in);
 }
 
@@ -682,7 +805,18 @@ double tn_cc_cwnd_bytes(const struct tn_cc_model *m)
 
 void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double flight)
 {
-    tell(m, &(struct cc_input){.op = OP_LOSS, .t_ns = t_ns, .timeout = timeout, .v1 = flight});
+    m->knee_round = 0;   /* a loss before the knee: that decrease is not seen */
+    m->knee_ca = false;
+    /* the window when the loss happened: the flight at the fast retransmit has already lost
+     * a segment per duplicate ACK, the largest flight of this round or the last has not */
+    double w = fmax(flight / m->mss, fmax(m->round_flight, m->round_hist[SS_ROUNDS - 1]));
+    /* A loss in slow start (the last round's flight grew by SS_GROWTH or more) ends it with a
+     * burst of losses, the window having doubled in the round trip the loss took to show
+     * (RFC 5681 §3.1): its recovery is long and what follows is no measure of the decrease. */
+    const double *h = m->round_hist;
+    bool slow_start = h[SS_ROUNDS - 2] > 0 && h[SS_ROUNDS - 1] >= SS_GROWTH * h[SS_ROUNDS - 2];
+    m->knee_before = timeout || slow_start ? 0 : w;
+    tell(m, &(struct cc_input){.op = OP_LOSS, .t_ns = t_ns, .timeout = timeout, .v1 = flight, .v2 = w * m->mss});
 }
 
 void tn_cc_on_cwr(struct tn_cc_model *m)
@@ -697,7 +831,17 @@ void tn_cc_on_syn_timeout(struct tn_cc_model *m)
 
 void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout)
 {
-    tell(m, &(struct cc_input){.op = OP_RECOVERY_END, .t_ns = t_ns, .timeout = timeout});
+    double slot = 0;   /* the slot + 1 of this recovery's decrease, 0: none */
+    if (!timeout && m->knee_before >= BETA_MIN_WINDOW) {
+        m->knee_round = m->round + 1;   /* the rounds that begin after the recovery */
+        tn_grow((void **)&m->knees, &m->cap_knees, m->nknees + 1, sizeof *m->knees);
+        m->knee_slot = m->nknees;
+        tn_grow((void **)&m->knee_win, &m->cap_win, m->nknees + 1, sizeof *m->knee_win);
+        m->knee_win[m->nknees] = m->knee_before;
+        m->knees[m->nknees++] = -1;
+        slot = (double)m->nknees;
+    }
+    tell(m, &(struct cc_input){.op = OP_RECOVERY_END, .t_ns = t_ns, .timeout = timeout, .v1 = slot});
 }
 
 void tn_cc_on_idle(struct tn_cc_model *m, int64_t t_ns, double idle_ms, double rto_ms)
@@ -787,6 +931,27 @@ static double median(double *v, size_t n)
     return v[k];
 }
 
+/* Slots without a value (-1) left out. */
+static unsigned valid_count(const double *v, size_t n)
+{
+    unsigned k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += v[i] >= 0;
+    return k;
+}
+
+static double valid_median(const double *v, size_t n)
+{
+    double *w = tn_xcalloc(n + 1, sizeof *w);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] >= 0)
+            w[k++] = v[i];
+    double med = median(w, k);
+    free(w);
+    return med;
+}
+
 static void move_series(struct tn_series *dst, struct tn_series *src)
 {
     free(dst->pts);
@@ -805,6 +970,8 @@ static void copy_series(struct tn_series *dst, const struct tn_series *src)
 bool tn_cc_ss_exit_of(const struct tn_cc_model *m, enum tn_cc_flavor f, int64_t *t_ns, uint64_t *pkt,
                       int64_t *una, const char **why)
 {
+    if (f == TN_CC_UNKNOWN)   /* the flavour whose window is the estimate (tn_cc_finish) */
+        f = (enum tn_cc_flavor)(m->estimate + 1);
     if (f <= TN_CC_UNKNOWN || f >= TN_CC_COUNT || !m->f[f - 1] || !m->f[f - 1]->exit.set)
         return false;
     const struct ss_exit *e = &m->f[f - 1]->exit;
@@ -820,7 +987,7 @@ bool tn_cc_ss_exit_of(const struct tn_cc_model *m, enum tn_cc_flavor f, int64_t 
  * otherwise it says "too little evidence" and the deferred flavours need not run. */
 static bool scorable(const struct tn_cc_model *m, unsigned nbetas)
 {
-    return nbetas > 0 || m->f[TN_CC_RENO - 1]->noerr >= TN_CC_MIN_FIT;
+    return nbetas > 0 || m->nknees > 0 || m->f[TN_CC_RENO - 1]->noerr >= TN_CC_MIN_FIT;
 }
 
 void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
@@ -846,8 +1013,10 @@ void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
             .err = ordered,
             .err_med = median(r->oerr, r->noerr),
             .flight_med = median(r->flights, r->nfl),
-            .nbeta_pred = (unsigned)r->nbeta,
-            .beta_pred = median(r->beta, r->nbeta),
+            .betas = r->beta,
+            .nslots = (unsigned)r->nbeta,
+            .nbeta_pred = valid_count(r->beta, r->nbeta),
+            .beta_pred = valid_median(r->beta, r->nbeta),
         };
     }
     struct tn_cc_obs obs = {
@@ -857,19 +1026,38 @@ void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
         .min_rtt_ms = m->min_rtt_ms,
         .srtt_ms = m->srtt_ms,
         .probe_rtt_dips = m->dips,
+        .knees = m->knees,
+        .knee_win = m->knee_win,
+        .nknees = (unsigned)m->nknees,
     };
     tn_cc_classify(fits, n, &obs, inf);
     for (unsigned i = 0; i < n; i++)
         free((void *)fits[i].err);
-    /* the chosen flavour's window is the estimate (CUBIC's, the default of Linux, when the
-     * flavour is unknown); every flavour's stays for comparison */
-    int best = inf->flavor != TN_CC_UNKNOWN ? inf->flavor - 1 : TN_CC_CUBIC - 1;
-    const struct flavour_run *chosen = m->f[best];
+    /* the named flavour's pacing rate and inflight cap (BBR's model) */
+    int named = inf->flavor != TN_CC_UNKNOWN ? inf->flavor - 1 : TN_CC_CUBIC - 1;
+    const struct flavour_run *chosen = m->f[named];
     inf->pacing_bps = chosen->sk.pacing_bps;
     inf->inflight_cap_bytes = chosen->sk.cwnd * m->mss;
     inf->model_bw_bps = inf->model_min_rtt_ms = 0;
     if (chosen->ops->get_info)
         chosen->ops->get_info(&chosen->sk, &inf->model_bw_bps, &inf->model_min_rtt_ms);
+    /* The window estimate is the named flavour's replay where that replay was checked against
+     * ground truth; otherwise (unknown, or a replay not yet checked) the checked flavour that
+     * scored best where a decrease was seen, or CUBIC's, the default of Linux.  Every
+     * flavour's window stays for comparison. */
+    int best = TN_CC_CUBIC - 1;
+    if (inf->flavor != TN_CC_UNKNOWN && m->f[inf->flavor - 1] && is_live(m->f[inf->flavor - 1]->ops)) {
+        best = inf->flavor - 1;
+    } else if (valid_count(m->knees, m->nknees)) {   /* scores with a decrease behind them */
+        double low = -1;
+        for (int i = 0; i < NFLAV; i++)
+            if (m->f[i] && is_live(m->f[i]->ops) && inf->cc_score[i + 1] >= 0 &&
+                (low < 0 || inf->cc_score[i + 1] < low)) {
+                low = inf->cc_score[i + 1];
+                best = i;
+            }
+    }
+    m->estimate = best;
     if (!ctx->cfg->record_series)   /* the models recorded no windows (tn_cc_record) */
         return;
     undefer(m);   /* (no ACK was recorded: every flavour's series is empty) */

@@ -80,8 +80,9 @@ struct tn_cc_ops {
     double (*target_flight)(const struct tn_cc_sock *sk);
     /* the model's estimates (Linux get_info, tcp_bbr_info): bottleneck bandwidth, min RTT */
     void (*get_info)(const struct tn_cc_sock *sk, double *bw_bps, double *min_rtt_ms);
-    /* the ground truth the replay was checked against, NULL when not yet: the classifier
-     * names only checked flavours, and shows the scores of the others in its evidence */
+    /* the ground truth the replay was checked against, NULL when not yet: a checked flavour is
+     * replayed from the start and its window can be the estimate (tn_cc_finish); the
+     * classifier names any flavour */
     const char *checked;
     /* words for the evidence line: what the flavour does at a loss and between losses */
     const char *signature;
@@ -113,14 +114,20 @@ struct tn_cc_fit {
     unsigned nerr;
     const double *err;         /* in round order, for paired comparisons */
     double flight_med;         /* median flight at the fitted ACKs, segments */
-    double beta_pred;          /* median window after / before a fast recovery, as replayed */
+    double beta_pred;          /* median of its decreases (betas, those >= 0) */
     unsigned nbeta_pred;
+    const double *betas;       /* its own decrease at each recovery slot (tn_cc_obs.knees), -1: none */
+    unsigned nslots;
 };
 
 /* What the flow showed beside the replays. */
 struct tn_cc_obs {
     const double *betas;       /* flight after / before each fast recovery, as observed */
     unsigned nbetas;
+    const double *knees;       /* ssthresh seen after each fast recovery / window at the loss,
+                                * per slot (-1: not seen) */
+    const double *knee_win;    /* per slot: that window, segments */
+    unsigned nknees;
     unsigned rounds;           /* round trips seen */
     double min_rtt_ms, srtt_ms;
     unsigned probe_rtt_dips;   /* flight at most 4 segments for 200 ms, about every 10 s (BBR) */

@@ -22,6 +22,15 @@ struct hstcp {
     unsigned ai;               /* aimd[ai - 1].cwnd < cwnd <= aimd[ai].cwnd */
 };
 
+/* the row of the table for the window (hstcp_cong_avoid updates it on every increase) */
+static void hstcp_row(struct tn_cc_sock *sk, struct hstcp *ca)
+{
+    while (sk->cwnd > aimd[ca->ai].cwnd && ca->ai < NAIMD - 1)
+        ca->ai++;
+    while (ca->ai && sk->cwnd <= aimd[ca->ai - 1].cwnd)
+        ca->ai--;
+}
+
 static void hstcp_cong_avoid(struct tn_cc_sock *sk, double acked)
 {
     struct hstcp *ca = TN_CC_PRIV(sk, struct hstcp);
@@ -29,10 +38,7 @@ static void hstcp_cong_avoid(struct tn_cc_sock *sk, double acked)
         tn_cc_slow_start(sk, acked);
         return;
     }
-    while (sk->cwnd > aimd[ca->ai].cwnd && ca->ai < NAIMD - 1)
-        ca->ai++;
-    while (ca->ai && sk->cwnd <= aimd[ca->ai - 1].cwnd)
-        ca->ai--;
+    hstcp_row(sk, ca);
     /* cwnd += a(w) / cwnd per ACK, a(w) = ai + 1 (Linux counts ACKs here, not segments) */
     sk->cwnd_cnt += ca->ai + 1;
     if (sk->cwnd_cnt >= sk->cwnd) {
@@ -43,7 +49,8 @@ static void hstcp_cong_avoid(struct tn_cc_sock *sk, double acked)
 
 static double hstcp_ssthresh(struct tn_cc_sock *sk)
 {
-    const struct hstcp *ca = TN_CC_PRIV(sk, struct hstcp);
+    struct hstcp *ca = TN_CC_PRIV(sk, struct hstcp);
+    hstcp_row(sk, ca);   /* a window that grew in slow start has not updated it yet */
     return fmax(sk->cwnd - floor(sk->cwnd * aimd[ca->ai].md / 256), 2);
 }
 
