@@ -496,6 +496,14 @@ struct tn_trace_stats {
     uint64_t evicted;          /* connections dropped because the table was full (max_conns) */
 };
 
+/* Where the bytes of a retired connection lie: the store's numbers (cli/retire.c: the spill
+ * file of analysis thread `part`, offset and length). */
+struct tn_out_ref {
+    uint64_t at;
+    uint32_t len;
+    uint32_t part;
+};
+
 struct tn_analysis_cfg {
     bool record_events;        /* keep the event list of each connection */
     bool record_series;        /* keep the time series */
@@ -511,6 +519,16 @@ struct tn_analysis_cfg {
      * displays use it to keep a bounded event log without recording every event. */
     void (*on_event)(void *arg, const struct tn_conn *c, const struct tn_event *e);
     void *on_event_arg;
+    /* Offline retirement (analysis_retire.c): with a store, a TCP connection closed both ways
+     * is retired once its inference has finished (quiet for 200 ms after): its whole state
+     * goes to the store as bytes (spill_put; false: keep it in memory) and only its brief stays
+     * in memory.  It comes back whole (spill_get, which must not fail) when a late packet of it
+     * arrives, and one at a time when an output reads it (tn_analyzer_conn).  The outputs are
+     * the same as without a store. */
+    bool (*spill_put)(void *arg, unsigned shard, const void *bytes, size_t n, struct tn_out_ref *ref);
+    void (*spill_get)(void *arg, const struct tn_out_ref *ref, void *bytes);
+    void *spill_arg;
+    unsigned shard;            /* which shard (-j) this analyzer is, 0 .. n-1: for spill_put */
 };
 
 struct tn_analyzer;
@@ -566,13 +584,41 @@ static inline unsigned tn_shard_of(uint64_t hash, unsigned n)
 void tn_analyzer_merge(struct tn_analyzer *into, struct tn_analyzer *const *shards, size_t n);
 
 size_t tn_analyzer_conn_count(const struct tn_analyzer *a);
-const struct tn_conn *tn_analyzer_conn(const struct tn_analyzer *a, size_t i); /* i 0-based */
+/* Connection i (0-based).  A retired one is brought back from the store into the analyzer's
+ * one reading slot: the pointer is valid until the next call for another retired connection
+ * (outputs read the connections one at a time). */
+const struct tn_conn *tn_analyzer_conn(const struct tn_analyzer *a, size_t i);
 const struct tn_trace_stats *tn_analyzer_stats(const struct tn_analyzer *a);
 /* The connection numbered idx (tn_conn.idx, 1-based), or NULL when it was evicted: numbers
  * keep their first-packet order, evictions leave gaps. */
 const struct tn_conn *tn_analyzer_conn_by_number(const struct tn_analyzer *a, unsigned idx);
 
 enum tn_conn_state tn_conn_state(const struct tn_conn *c);
+
+/* What the outputs written at the end of a run read of every connection (the connection list,
+ * the significance rule, the trace summary) without bringing back those retired offline
+ * (cfg.spill_put), and all of them that stays in memory (check_scale pins its size). */
+struct tn_conn_brief {
+    uint64_t ord;              /* tn_conn.ord */
+    uint64_t pkts[2], data_bytes[2];
+    uint64_t capture_gaps;     /* inf[0] + inf[1] */
+    struct tn_out_ref out;     /* where its bytes lie (retired only) */
+    struct tn_addr a, b;
+    uint16_t a_port, b_port;
+    unsigned idx;
+    uint16_t mss[2];           /* 0: not seen */
+    uint8_t proto;             /* enum tn_pkt_kind */
+    uint8_t state;             /* enum tn_conn_state */
+    bool dfcp_over_udp;
+    bool retired;              /* only the brief is in memory */
+};
+
+/* The brief of a connection with its state. */
+void tn_conn_brief_of(const struct tn_conn *c, struct tn_conn_brief *b);
+/* The brief of connection i (0-based), retired or not. */
+void tn_analyzer_brief(const struct tn_analyzer *a, size_t i, struct tn_conn_brief *b);
+/* Connections retired so far (their bytes in the store, their brief in memory). */
+size_t tn_analyzer_retired(const struct tn_analyzer *a);
 
 /* Symmetric hash of a packet's 5-tuple: both directions of a connection hash alike (the flow
  * table's, and the one that gives a connection its worker). */

@@ -33,6 +33,8 @@ void tn_analyzer_free(struct tn_analyzer *a)
     if (!a)
         return;
     for (size_t i = 0; i < a->nconns; i++) {
+        if (tn_slot_is_brief(a->conns[i]))   /* in a slab */
+            continue;
         if (!a->conns[i]->pub.retired) {   /* a retired one is a bare struct tn_conn */
             tn_conn_priv_destroy(a->conns[i]);
             continue;
@@ -45,6 +47,10 @@ void tn_analyzer_free(struct tn_analyzer *a)
     free(a->conns);
     free(a->active);
     free(a->closed);
+    tn_brief_slabs_free(a->slabs);
+    if (a->reading)
+        tn_conn_priv_destroy(a->reading);
+    tn_packbuf_fini(&a->spill);
     tn_flowtab_free(a->flows);
     free(a);
 }
@@ -93,7 +99,7 @@ struct tn_pkt_place tn_analyzer_count(struct tn_analyzer *a, const struct tn_pkt
 /* Side a is the sender of the first packet, except that a SYN-ACK's receiver is the SYN sender. */
 static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt *p, uint64_t ord)
 {
-    if (a->cfg.max_conns && a->nactive >= a->cfg.max_conns)
+    if (a->cfg.max_conns && a->nactive - a->nstale >= a->cfg.max_conns)
         tn_analyzer_evict(a);
     struct tn_conn_priv *cp = tn_xcalloc(1, sizeof *cp);
     struct tn_conn *c = &cp->pub;
@@ -165,7 +171,10 @@ struct flow_probe {
 static bool flow_match(const void *arg, long idx)
 {
     const struct flow_probe *fp = arg;
-    return same_conn(&fp->a->conns[idx]->pub, fp->p);
+    const struct tn_conn_priv *slot = fp->a->conns[idx];
+    if (tn_slot_is_brief(slot))
+        return tn_brief_is_of(tn_slot_brief(slot), fp->p);
+    return same_conn(&slot->pub, fp->p);
 }
 
 static enum tn_dir dir_of(const struct tn_conn *c, const struct tn_pkt *p)
@@ -196,11 +205,15 @@ static void closed_conns(struct tn_analyzer *a, struct tn_conn_priv *cp, size_t 
         a->closed[a->nclosed++] = idx;
     }
     while (a->closed_head < a->nclosed) {
-        struct tn_conn_priv *q = a->conns[a->closed[a->closed_head]];
-        if (!q->pub.retired && !q->inferred) {
-            if (now - tn_time_ns(q->pub.last) < CLOSE_QUIET_NS)
-                break;
-            tn_tcp_conn_finish(&a->ctx, q);
+        size_t k = a->closed[a->closed_head];
+        struct tn_conn_priv *q = a->conns[k];
+        if (!tn_slot_is_brief(q) && !q->pub.retired) {
+            if (!q->inferred) {
+                if (now - tn_time_ns(q->pub.last) < CLOSE_QUIET_NS)
+                    break;
+                tn_tcp_conn_finish(&a->ctx, q);
+            }
+            tn_analyzer_retire_conn(a, k);   /* with a store: its brief only from now on */
         }
         a->closed_head++;
     }
@@ -237,6 +250,8 @@ void tn_analyzer_add_flow(struct tn_analyzer *a, const struct tn_pkt *p, struct 
     if (!cp || cp->pub.retired || !same_conn(&cp->pub, p)) {
         uint64_t hash = tn_flow_hash(p);
         idx = tn_flowtab_lookup(a->flows, hash, flow_match, &fp);
+        if (idx >= 0 && tn_slot_is_brief(a->conns[idx]))
+            tn_analyzer_revive(a, (size_t)idx);   /* a late packet of a retired connection */
         cp = idx >= 0 && !a->conns[idx]->pub.retired ? a->conns[idx] : NULL;
         if (cp && p->kind == TN_PK_TCP && tn_tcp_conn_is_reuse(cp, dir_of(&cp->pub, p), p))
             cp = NULL;
@@ -280,6 +295,7 @@ void tn_analyzer_add_flow(struct tn_analyzer *a, const struct tn_pkt *p, struct 
 
 void tn_analyzer_finish(struct tn_analyzer *a)
 {
+    tn_analyzer_compact_active(a);
     for (size_t i = 0; i < a->nactive; i++)
         finish_conn(a, a->conns[a->active[i]]);
 }
@@ -287,6 +303,7 @@ void tn_analyzer_finish(struct tn_analyzer *a)
 size_t tn_analyzer_retire_idle(struct tn_analyzer *a, int64_t now_ns, int64_t idle_ns)
 {
     size_t kept = 0, retired = 0;
+    tn_analyzer_compact_active(a);
     for (size_t i = 0; i < a->nactive; i++) {
         size_t k = a->active[i];
         struct tn_conn_priv *cp = a->conns[k];
@@ -324,22 +341,26 @@ size_t tn_analyzer_conn_count(const struct tn_analyzer *a)
 
 const struct tn_conn *tn_analyzer_conn(const struct tn_analyzer *a, size_t i)
 {
-    return i < a->nconns ? &a->conns[i]->pub : NULL;
+    if (i >= a->nconns)
+        return NULL;
+    if (tn_slot_is_brief(a->conns[i]))
+        return tn_analyzer_read_retired(a, i);
+    return &a->conns[i]->pub;
 }
 
 const struct tn_conn *tn_analyzer_conn_by_number(const struct tn_analyzer *a, unsigned idx)
 {
-    if (idx >= 1 && idx <= a->nconns && a->conns[idx - 1]->pub.idx == idx)
-        return &a->conns[idx - 1]->pub;   /* nothing evicted before it */
+    if (idx >= 1 && idx <= a->nconns && *tn_slot_idx(a->conns[idx - 1]) == idx)
+        return tn_analyzer_conn(a, idx - 1);   /* nothing evicted before it */
     size_t lo = 0, hi = a->nconns;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (a->conns[mid]->pub.idx < idx)
+        if (*tn_slot_idx(a->conns[mid]) < idx)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < a->nconns && a->conns[lo]->pub.idx == idx ? &a->conns[lo]->pub : NULL;
+    return lo < a->nconns && *tn_slot_idx(a->conns[lo]) == idx ? tn_analyzer_conn(a, lo) : NULL;
 }
 
 const struct tn_trace_stats *tn_analyzer_stats(const struct tn_analyzer *a)

@@ -65,20 +65,9 @@ static bool never(const void *arg, long idx)
     return false;
 }
 
-static uint64_t conn_hash(const struct tn_conn *c)
-{
-    struct tn_pkt p;
-    memset(&p, 0, sizeof p);
-    p.kind = c->proto;
-    p.src = c->a;
-    p.dst = c->b;
-    p.sport = c->a_port;
-    p.dport = c->b_port;
-    return tn_flow_hash(&p);
-}
-
 void tn_analyzer_evict(struct tn_analyzer *a)
 {
+    tn_analyzer_compact_active(a);   /* no brief is a victim: they hold no state */
     size_t n = a->nactive, drop = n / 8 ? n / 8 : 1;
     struct victim *v = tn_xmalloc(n * sizeof *v);
     for (size_t i = 0; i < n; i++) {
@@ -110,9 +99,12 @@ void tn_analyzer_evict(struct tn_analyzer *a)
         if (k < 0)
             continue;
         a->active[na++] = (size_t)k;
-        tn_flowtab_set(a->flows, conn_hash(&a->conns[k]->pub), k, never, NULL);
+        tn_flowtab_set(a->flows, tn_conn_flow_hash(&a->conns[k]->pub), k, never, NULL);
     }
     a->nactive = na;
+    for (size_t k = 0; k < a->nconns; k++)   /* retired offline: late packets still find them */
+        if (tn_slot_is_brief(a->conns[k]))
+            tn_flowtab_set(a->flows, tn_brief_flow_hash(tn_slot_brief(a->conns[k])), (long)k, never, NULL);
     size_t nc = 0;
     for (size_t i = a->closed_head; i < a->nclosed; i++)
         if (moved[a->closed[i]] >= 0)

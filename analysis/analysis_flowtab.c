@@ -125,3 +125,15 @@ void tn_flowtab_set(struct tn_flowtab *t, uint64_t hash, long idx, tn_flow_match
         rehash(t);
     insert(t, hash, idx);
 }
+
+uint64_t tn_conn_flow_hash(const struct tn_conn *c)
+{
+    struct tn_pkt p;
+    memset(&p, 0, sizeof p);
+    p.kind = c->proto;
+    p.src = c->a;
+    p.dst = c->b;
+    p.sport = c->a_port;
+    p.dport = c->b_port;
+    return tn_flow_hash(&p);
+}

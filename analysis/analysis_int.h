@@ -144,6 +144,31 @@ struct tn_conn_priv {
     bool close_queued;                 /* in the analyzer's queue of closed connections */
 };
 
+/* A slot of the analyzer's connection list holds a struct tn_conn_priv, a live run's retired
+ * bare struct tn_conn (pub.retired), or, once retired offline, a pointer to its brief with the
+ * low bit set (briefs are 8-byte aligned).  Only these three helpers know the encoding. */
+static inline bool tn_slot_is_brief(const struct tn_conn_priv *slot)
+{
+    return ((uintptr_t)slot & 1u) != 0;
+}
+
+static inline struct tn_conn_brief *tn_slot_brief(const struct tn_conn_priv *slot)
+{
+    return (struct tn_conn_brief *)((uintptr_t)slot - 1u);
+}
+
+static inline struct tn_conn_priv *tn_brief_slot(struct tn_conn_brief *b)
+{
+    return (struct tn_conn_priv *)((uintptr_t)b + 1u);
+}
+
+/* Briefs are allocated in slabs (no allocation per retired connection). */
+struct tn_brief_slab {
+    struct tn_brief_slab *next;
+    size_t n;
+    struct tn_conn_brief v[1024];
+};
+
 /* Flow table: 5-tuple -> connection index (both directions map to one).  Slots hold the hash
  * and the index; match() tells whether connection idx has the packet's endpoints. */
 typedef bool (*tn_flow_match)(const void *arg, long idx);
@@ -177,9 +202,38 @@ struct tn_analyzer {
     long last_idx;                /* the previous packet's connection, -1: none */
     size_t *active;               /* indexes of the connections not retired */
     size_t nactive, cap_active;
-    size_t *closed;               /* TCP connections closed both ways, in closing order: their */
-    size_t closed_head, nclosed, cap_closed;   /* inference ends once they are quiet */
+    size_t *closed;               /* TCP connections closed both ways or reset, in closing */
+    size_t closed_head, nclosed, cap_closed;   /* order: they end once they are quiet */
+    size_t nstale;                /* entries of active that are briefs now (dropped lazily) */
+    size_t nretired;              /* connections retired to their brief */
+    struct tn_brief_slab *slabs;  /* the briefs, newest slab first */
+    struct tn_conn_priv *reading; /* a retired connection read back for an output */
+    size_t reading_k;
+    struct tn_packbuf spill;      /* bytes of the connection being retired or read back */
 };
+
+/* Retirement (analysis_retire.c). */
+/* Connection k, closed and its inference finished: with a store (cfg.spill_put), to the store;
+ * only its brief stays. */
+void tn_analyzer_retire_conn(struct tn_analyzer *a, size_t k);
+/* A late packet of retired connection k: it comes back whole into its slot. */
+void tn_analyzer_revive(struct tn_analyzer *a, size_t k);
+/* Retired connection k, read back into the analyzer's one reading slot (a->reading). */
+const struct tn_conn *tn_analyzer_read_retired(const struct tn_analyzer *a, size_t k);
+/* Is p a packet of the connection b is the brief of (either way)? */
+bool tn_brief_is_of(const struct tn_conn_brief *b, const struct tn_pkt *p);
+uint64_t tn_brief_flow_hash(const struct tn_conn_brief *b);
+/* Drop the briefs from the active list (the others keep their order). */
+void tn_analyzer_compact_active(struct tn_analyzer *a);
+void tn_brief_slabs_free(struct tn_brief_slab *s);
+/* The ord and number of what slot holds. */
+uint64_t tn_slot_ord(const struct tn_conn_priv *slot);
+unsigned *tn_slot_idx(struct tn_conn_priv *slot);
+/* The flow-table hash of a connection's endpoints (tn_flow_hash of any of its packets). */
+uint64_t tn_conn_flow_hash(const struct tn_conn *c);
+/* A connection's whole state as bytes and back (analysis_pack.c), for the store. */
+void tn_conn_priv_pack(const struct tn_conn_priv *cp, struct tn_packbuf *b);
+struct tn_conn_priv *tn_conn_priv_unpack(const uint8_t *in, size_t n);
 
 /* The table holds cfg.max_conns connections with analysis state: evict some (analysis_evict.c).
  * Indexes into conns change; a->last_idx is reset. */

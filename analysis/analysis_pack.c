@@ -13,6 +13,7 @@
  *
  * The sender state of a finished TCP connection is gone (tn_infer_release), so there is
  * nothing more to carry for it. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,4 +172,45 @@ void tn_analyzer_adopt(struct tn_analyzer *a, struct tn_conn *c, unsigned idx)
 void tn_analyzer_set_stats(struct tn_analyzer *a, const struct tn_trace_stats *st)
 {
     a->st = *st;
+}
+
+/* ---- a connection retired offline (analysis_retire.c): its whole state, to come back as it
+ * was when a late packet of it arrives or an output reads it ----
+ *   tn_conn_pack's bytes, then struct tn_conn_priv after pub (pointers meaningless), then the
+ *   gaps of each direction: n (u64), n x struct tn_gap.  The sender state is gone (the
+ *   inference finished before retirement). */
+
+void tn_conn_priv_pack(const struct tn_conn_priv *cp, struct tn_packbuf *b)
+{
+    TN_BUG_ON(cp->dp[0].snd || cp->dp[1].snd);
+    tn_conn_pack(&cp->pub, b);
+    size_t tail = offsetof(struct tn_conn_priv, dp);
+    tn_packbuf_put(b, (const uint8_t *)cp + tail, sizeof *cp - tail);
+    for (int d = 0; d < 2; d++)
+        put_array(b, cp->dp[d].gaps.v, cp->dp[d].gaps.n, sizeof *cp->dp[d].gaps.v);
+}
+
+struct tn_conn_priv *tn_conn_priv_unpack(const uint8_t *in, size_t n)
+{
+    size_t used;
+    struct tn_conn *c = tn_conn_unpack(in, n, &used);
+    if (!c)
+        return NULL;
+    struct tn_conn_priv *cp = (struct tn_conn_priv *)c;
+    struct tn_dfcp_priv *dfcp = cp->dfcp;   /* tn_conn_unpack's copy */
+    struct tn_unpack r = {in + used, in + n, false};
+    size_t tail = offsetof(struct tn_conn_priv, dp);
+    tn_unpack_get(&r, (uint8_t *)cp + tail, sizeof *cp - tail);
+    cp->dfcp = dfcp;
+    for (int d = 0; d < 2; d++) {
+        size_t k;
+        cp->dp[d].snd = NULL;
+        cp->dp[d].gaps.v = get_array(&r, &k, sizeof *cp->dp[d].gaps.v);
+        cp->dp[d].gaps.n = cp->dp[d].gaps.cap = (unsigned)k;
+    }
+    if (r.bad) {
+        tn_conn_priv_destroy(cp);
+        return NULL;
+    }
+    return cp;
 }

@@ -7,8 +7,8 @@
 
 static int cmp_ord(const void *x, const void *y)
 {
-    const struct tn_conn_priv *a = *(struct tn_conn_priv *const *)x, *b = *(struct tn_conn_priv *const *)y;
-    return a->pub.ord < b->pub.ord ? -1 : a->pub.ord > b->pub.ord;
+    uint64_t a = tn_slot_ord(*(struct tn_conn_priv *const *)x), b = tn_slot_ord(*(struct tn_conn_priv *const *)y);
+    return a < b ? -1 : a > b;
 }
 
 void tn_analyzer_merge(struct tn_analyzer *into, struct tn_analyzer *const *shards, size_t n)
@@ -23,6 +23,13 @@ void tn_analyzer_merge(struct tn_analyzer *into, struct tn_analyzer *const *shar
         for (size_t k = 0; k < sh->nconns; k++)
             into->conns[into->nconns++] = sh->conns[k];
         into->st.evicted += sh->st.evicted;
+        into->nretired += sh->nretired;
+        struct tn_brief_slab **tail = &into->slabs;   /* the briefs are into's too */
+        while (*tail)
+            tail = &(*tail)->next;
+        *tail = sh->slabs;
+        sh->slabs = NULL;
+        sh->nretired = sh->nstale = 0;
         /* the connections are into's now: the shard keeps an empty table */
         sh->nconns = sh->nactive = 0;
         sh->closed_head = sh->nclosed = 0;
@@ -32,7 +39,7 @@ void tn_analyzer_merge(struct tn_analyzer *into, struct tn_analyzer *const *shar
     if (into->nconns > 1)
         qsort(into->conns, into->nconns, sizeof *into->conns, cmp_ord);
     for (size_t k = 0; k < into->nconns; k++)
-        into->conns[k]->pub.idx = (unsigned)(k + 1);
+        *tn_slot_idx(into->conns[k]) = (unsigned)(k + 1);
     /* evicted connections leave no gaps here (they do in one analyzer): with evictions the
      * numbers depend on -j, as the evicted connections themselves do */
     into->numbered = (unsigned)into->nconns;

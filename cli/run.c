@@ -27,6 +27,7 @@ int tn_run_open(struct tn_run *r, const struct tn_options *o)
         return rc == -TN_EUSAGE ? TN_EXIT_USAGE : TN_EXIT_INPUT;
     }
     tn_pipeline_analysis_cfg(o, &r->acfg);
+    tn_retire_setup(&r->retire, o, &r->acfg, tn_pipeline_workers(o));
     return 0;
 }
 
@@ -151,5 +152,6 @@ void tn_run_discard(struct tn_run *r)
     tn_q2_free(r->q2);
     tn_linkq_free(r->linkq);
     tn_analyzer_free(r->an);
+    tn_retire_fini(&r->retire);
     *r = (struct tn_run){0};
 }

@@ -7,6 +7,7 @@
 #include "analysis.h"
 #include "options.h"
 #include "pipeline.h"
+#include "retire.h"
 #include "source.h"
 
 struct tn_run {
@@ -18,6 +19,7 @@ struct tn_run {
     uint64_t q2_seen[2];           /* TCP/DFCP packets seen at the ingress [0] and egress [1] */
     struct tn_linkq *linkq;        /* ns-2: the link queues */
     struct tn_pipeline pl;         /* src, an and the consumers set by tn_run_start */
+    struct tn_retire retire;       /* offline retirement: the store of closed connections */
     int status;
     bool finished;                 /* tn_analyzer_finish done */
 };

@@ -198,6 +198,7 @@ struct tn_shards *tn_shards_new(unsigned n, const struct tn_analysis_cfg *cfg, b
     for (unsigned i = 0; i < n; i++) {
         struct worker *w = &s->w[i];
         w->s = s;
+        wc.shard = i;   /* its own spool for what retires (cli/retire.c) */
         w->an = tn_analyzer_new(&wc);
         pthread_mutex_init(&w->mu, NULL);
         pthread_cond_init(&w->work, NULL);

@@ -26,30 +26,32 @@ int64_t tn_view_origin(const struct tn_view *v, const struct tn_conn *c)
     return v && !v->conn_time && v->t0_ns ? v->t0_ns : tn_time_ns(c->first);
 }
 
-static const char *proto_name(const struct tn_conn *c)
+static const char *proto_name(const struct tn_conn_brief *b)
 {
-    return c->proto == TN_PK_DFCP ? (c->dfcp_over_udp ? "dfcp/udp" : "dfcp") : "tcp";
+    return b->proto == TN_PK_DFCP ? (b->dfcp_over_udp ? "dfcp/udp" : "dfcp") : "tcp";
 }
 
-
+/* From the briefs: connections retired before the end of the run are listed too. */
 void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel)
 {
     size_t n = tn_analyzer_conn_count(a), shown = 0;
-    for (size_t i = 0; i < n; i++)
-        shown += tn_selected(sel, tn_analyzer_conn(a, i)->idx);
+    struct tn_conn_brief b;
+    for (size_t i = 0; i < n; i++) {
+        tn_analyzer_brief(a, i, &b);
+        shown += tn_selected(sel, b.idx);
+    }
     if (shown == n)
         fprintf(out, "%zu connection%s:\n", n, n == 1 ? "" : "s");
     else
         fprintf(out, "%zu connection%s, %zu selected:\n", n, n == 1 ? "" : "s", shown);
     for (size_t i = 0; i < n; i++) {
-        const struct tn_conn *c = tn_analyzer_conn(a, i);
-        if (!tn_selected(sel, c->idx))
+        tn_analyzer_brief(a, i, &b);
+        if (!tn_selected(sel, b.idx))
             continue;
         char ea[96], eb[96];
-        fprintf(out, "%4u: %s - %s  %-8s %8" PRIu64 ">%8" PRIu64 "<  %s\n", c->idx,
-                tn_endpoint_str(&c->a, c->a_port, ea, sizeof ea), tn_endpoint_str(&c->b, c->b_port, eb, sizeof eb),
-                proto_name(c), c->d[TN_A2B].pkts, c->d[TN_B2A].pkts,
-                tn_conn_state_name(tn_conn_state(c)));
+        fprintf(out, "%4u: %s - %s  %-8s %8" PRIu64 ">%8" PRIu64 "<  %s\n", b.idx,
+                tn_endpoint_str(&b.a, b.a_port, ea, sizeof ea), tn_endpoint_str(&b.b, b.b_port, eb, sizeof eb),
+                proto_name(&b), b.pkts[TN_A2B], b.pkts[TN_B2A], tn_conn_state_name((enum tn_conn_state)b.state));
     }
     /* the one rule of the multi-flow views (tn_signif), said where the connections are listed */
     struct tn_signif sig;
@@ -60,9 +62,9 @@ void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_sele
                  "  window each way, e.g. control connections;\n"
                  "  left out of fairness, experiments and figure sets unless --all-connections):");
     for (size_t i = 0; i < n; i++) {
-        const struct tn_conn *c = tn_analyzer_conn(a, i);
-        if (c->d[TN_A2B].data_bytes + c->d[TN_B2A].data_bytes && !tn_signif_keep(&sig, c))
-            fprintf(out, " %u", c->idx);
+        tn_analyzer_brief(a, i, &b);
+        if (b.data_bytes[TN_A2B] + b.data_bytes[TN_B2A] && !tn_signif_keep_brief(&sig, &b))
+            fprintf(out, " %u", b.idx);
     }
     fputc('\n', out);
 }
@@ -74,16 +76,16 @@ static void capture_gap_line(FILE *out, const struct tn_analyzer *a)
 {
     size_t n = tn_analyzer_conn_count(a), touched = 0;
     uint64_t holes = 0;
+    struct tn_conn_brief b;
     for (size_t i = 0; i < n; i++) {
-        const struct tn_conn *c = tn_analyzer_conn(a, i);
-        uint64_t h = c->inf[0].capture_gaps + c->inf[1].capture_gaps;
-        if (!h)
+        tn_analyzer_brief(a, i, &b);
+        if (!b.capture_gaps)
             continue;
         if (!touched++)
             fprintf(out, "  capture gaps:  connection");
         if (touched <= 20)
-            fprintf(out, "%s %u", touched > 1 ? "," : "", c->idx);
-        holes += h;
+            fprintf(out, "%s %u", touched > 1 ? "," : "", b.idx);
+        holes += b.capture_gaps;
     }
     if (touched)
         fprintf(out, "%s (%zu connection%s, %" PRIu64 " hole%s the capture missed: their figures are lower bounds)\n",

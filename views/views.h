@@ -25,6 +25,7 @@ struct tn_signif {
 void tn_signif_init(struct tn_signif *s, const struct tn_analyzer *a, const unsigned *sel, size_t nsel,
                     bool all);
 bool tn_signif_keep(const struct tn_signif *s, const struct tn_conn *c);
+bool tn_signif_keep_brief(const struct tn_signif *s, const struct tn_conn_brief *b);
 
 /* Flow identity across traces (views_flowid.c): --flow NAME=SPEC rules, else the key
  * "CLIENT>SERVER:PORT" (no ephemeral port). */

@@ -12,9 +12,9 @@
  */
 #include "views.h"
 
-static uint64_t bytes_of(const struct tn_conn *c)
+static uint64_t bytes_of(const struct tn_conn_brief *b)
 {
-    return c->d[TN_A2B].data_bytes + c->d[TN_B2A].data_bytes;
+    return b->data_bytes[TN_A2B] + b->data_bytes[TN_B2A];
 }
 
 static bool picked(const unsigned *sel, size_t nsel, unsigned idx)
@@ -27,49 +27,58 @@ static bool picked(const unsigned *sel, size_t nsel, unsigned idx)
     return false;
 }
 
+/* from the briefs: connections retired before the end of the run count too */
 void tn_signif_init(struct tn_signif *s, const struct tn_analyzer *a, const unsigned *sel, size_t nsel, bool all)
 {
     s->all = all;
     s->max_bytes = 0;
     s->total = s->kept = 0;
+    struct tn_conn_brief b;
     for (size_t i = 0; i < tn_analyzer_conn_count(a); i++) {
-        const struct tn_conn *c = tn_analyzer_conn(a, i);
-        if (picked(sel, nsel, c->idx) && bytes_of(c) > s->max_bytes)
-            s->max_bytes = bytes_of(c);
+        tn_analyzer_brief(a, i, &b);
+        if (picked(sel, nsel, b.idx) && bytes_of(&b) > s->max_bytes)
+            s->max_bytes = bytes_of(&b);
     }
     for (size_t i = 0; i < tn_analyzer_conn_count(a); i++) {
-        const struct tn_conn *c = tn_analyzer_conn(a, i);
-        if (!picked(sel, nsel, c->idx) || bytes_of(c) == 0)
+        tn_analyzer_brief(a, i, &b);
+        if (!picked(sel, nsel, b.idx) || bytes_of(&b) == 0)
             continue;
         s->total++;
-        s->kept += tn_signif_keep(s, c);
+        s->kept += tn_signif_keep_brief(s, &b);
     }
 }
 
 /* RFC 6928 §2: IW = min(10*SMSS, max(2*SMSS, 14600)) bytes.  SMSS is at most the smaller MSS the
  * two ends announced; RFC 879's 536 when neither was seen. */
-static uint64_t initial_window(const struct tn_conn *c)
+static uint64_t initial_window(const struct tn_conn_brief *b)
 {
     uint64_t mss = 0;
     for (unsigned d = 0; d < 2; d++)
-        if (c->d[d].mss_seen && c->d[d].mss && (!mss || c->d[d].mss < mss))
-            mss = c->d[d].mss;
+        if (b->mss[d] && (!mss || b->mss[d] < mss))
+            mss = b->mss[d];
     if (!mss)
         mss = 536;
     uint64_t lo = 2 * mss > 14600 ? 2 * mss : 14600;
     return 10 * mss < lo ? 10 * mss : lo;
 }
 
-static bool beyond_initial_window(const struct tn_conn *c)
+static bool beyond_initial_window(const struct tn_conn_brief *b)
 {
-    uint64_t iw = initial_window(c);
-    return c->d[TN_A2B].data_bytes > iw || c->d[TN_B2A].data_bytes > iw;
+    uint64_t iw = initial_window(b);
+    return b->data_bytes[TN_A2B] > iw || b->data_bytes[TN_B2A] > iw;
+}
+
+bool tn_signif_keep_brief(const struct tn_signif *s, const struct tn_conn_brief *b)
+{
+    uint64_t n = bytes_of(b);
+    if (n == 0)
+        return false;
+    return s->all || (double)n >= TN_SIGNIF_SHARE * (double)s->max_bytes || beyond_initial_window(b);
 }
 
 bool tn_signif_keep(const struct tn_signif *s, const struct tn_conn *c)
 {
-    uint64_t b = bytes_of(c);
-    if (b == 0)
-        return false;
-    return s->all || (double)b >= TN_SIGNIF_SHARE * (double)s->max_bytes || beyond_initial_window(c);
+    struct tn_conn_brief b;
+    tn_conn_brief_of(c, &b);
+    return tn_signif_keep_brief(s, &b);
 }

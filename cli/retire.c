@@ -1,0 +1,116 @@
+/* retire.c - the store of offline retirement (issue 12): a connection that closed both ways and
+ * whose inference finished leaves memory for an unlinked temporary file in $TMPDIR (or /tmp),
+ * its brief staying in memory; it is read back when a late packet of it comes and when an
+ * output reads it.  One file per analysis thread: a thread writes only its own.
+ *
+ * An output reads a retired connection into the analyzer's one reading slot, so it must read
+ * the connections one at a time.  The text reports, the timeline, every CSV file (fairness
+ * included), JSON and xplot do; the figures (a figure of all flows), parallel transfers, the
+ * queue views of one or two points and of ns-2 links, and the truth's grading hold several at
+ * once: a run that asks for one of them keeps its connections in memory to the end, as live
+ * runs and the dashboard do (their views keep connections by their place in the table). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "retire.h"
+#include "pipeline.h"
+
+static bool spill_put(void *arg, unsigned shard, const void *bytes, size_t n, struct tn_out_ref *ref)
+{
+    struct tn_retire *rt = arg;
+    TN_BUG_ON(shard >= rt->nparts);
+    struct tn_spill_part *sp = &rt->parts[shard];
+    if (sp->failed || n > UINT32_MAX)
+        return false;
+    if (fwrite(bytes, 1, n, sp->f) != n) {
+        sp->failed = true;   /* disk full: what is written stays readable, the rest stays in memory */
+        clearerr(sp->f);
+        return false;
+    }
+    *ref = (struct tn_out_ref){.at = sp->at, .len = (uint32_t)n, .part = shard};
+    sp->at += n;
+    sp->dirty = true;
+    return true;
+}
+
+/* What was written can be read back unless the disk fails under it: then the run cannot give
+ * its outputs, and says so. */
+static void spill_get(void *arg, const struct tn_out_ref *ref, void *bytes)
+{
+    struct tn_retire *rt = arg;
+    TN_BUG_ON(ref->part >= rt->nparts);
+    struct tn_spill_part *sp = &rt->parts[ref->part];
+    if (sp->dirty && fflush(sp->f) != 0)
+        goto fail;
+    sp->dirty = false;
+    size_t done = 0;
+    while (done < ref->len) {
+        ssize_t got = pread(fileno(sp->f), (char *)bytes + done, ref->len - done, (off_t)(ref->at + done));
+        if (got <= 0)
+            goto fail;
+        done += (size_t)got;
+    }
+    return;
+fail:;
+    char msg[300];
+    snprintf(msg, sizeof msg, "cannot read back a retired connection from the temporary file in %s: %s",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", errno ? strerror(errno) : "file cut short");
+    tn_cli_warn(msg);
+    exit(TN_EXIT_INPUT);
+}
+
+static FILE *temp_file(struct tn_err *err)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tcptrace-ng-retired-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        tn_err_set(err, TN_EIO, "%s: cannot create a temporary file for retired connections: %s", path,
+                   strerror(errno));
+        return NULL;
+    }
+    unlink(path);   /* gone with the process, whatever happens to it */
+    FILE *f = fdopen(fd, "w+");
+    if (!f) {
+        tn_err_set(err, TN_EIO, "%s: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    setvbuf(f, NULL, _IOFBF, 1 << 16);
+    return f;
+}
+
+void tn_retire_setup(struct tn_retire *rt, const struct tn_options *o, struct tn_analysis_cfg *cfg,
+                     unsigned workers)
+{
+    *rt = (struct tn_retire){0};
+    if (o->iface || o->ingress_if || o->tui || o->plot_dir || o->parallel_window_ns || o->queue_estimate ||
+        o->ningress || o->ns2_file || o->truth_file)
+        return;
+    rt->nparts = workers ? workers : 1;
+    rt->parts = tn_xcalloc(rt->nparts, sizeof *rt->parts);
+    for (unsigned i = 0; i < rt->nparts; i++) {
+        struct tn_err err;
+        if ((rt->parts[i].f = temp_file(&err)))
+            continue;
+        tn_cli_warn(err.msg);
+        tn_cli_warn("connections that closed are kept in memory to the end of the run instead");
+        tn_retire_fini(rt);
+        return;
+    }
+    cfg->spill_put = spill_put;
+    cfg->spill_get = spill_get;
+    cfg->spill_arg = rt;
+}
+
+void tn_retire_fini(struct tn_retire *rt)
+{
+    for (unsigned i = 0; i < rt->nparts; i++)
+        if (rt->parts[i].f)
+            fclose(rt->parts[i].f);
+    free(rt->parts);
+    *rt = (struct tn_retire){0};
+}

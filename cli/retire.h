@@ -1,0 +1,31 @@
+/* retire.h - offline retirement (analysis cfg.spill_put): which runs retire the connections that
+ * closed, and the store their bytes go to, one temporary file per analysis thread.  Private to
+ * cli/. */
+#ifndef TN_CLI_RETIRE_H
+#define TN_CLI_RETIRE_H
+
+#include <stdio.h>
+
+#include "analysis.h"
+#include "options.h"
+
+struct tn_spill_part {
+    FILE *f;
+    uint64_t at;               /* bytes written: where the next connection starts */
+    bool dirty;                /* written since the last flush */
+    bool failed;               /* a write failed: take no more (connections stay in memory) */
+};
+
+struct tn_retire {
+    struct tn_spill_part *parts;   /* one per analysis thread; NULL: no retirement */
+    unsigned nparts;
+};
+
+/* Set the store in cfg when the run reads files and its outputs read connections one at a time
+ * (retire.c); workers is the number of analyzers.  A store that cannot be made is warned about
+ * and the run keeps its connections in memory. */
+void tn_retire_setup(struct tn_retire *rt, const struct tn_options *o, struct tn_analysis_cfg *cfg,
+                     unsigned workers);
+void tn_retire_fini(struct tn_retire *rt);
+
+#endif
