@@ -144,22 +144,10 @@ static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt 
     return cp;
 }
 
-static inline bool addr_eq(const struct tn_addr *x, const struct tn_addr *y)
-{
-    if (x->family != y->family)
-        return false;
-    return memcmp(x->a, y->a, x->family == 4 ? 4 : 16) == 0;
-}
-
 /* Is p a packet of connection c, either way? */
 static bool same_conn(const struct tn_conn *c, const struct tn_pkt *p)
 {
-    if (c->proto != p->kind)
-        return false;
-    if (p->sport == c->a_port && p->dport == c->b_port && addr_eq(&p->src, &c->a) && addr_eq(&p->dst, &c->b))
-        return true;
-    return p->sport == c->b_port && p->dport == c->a_port && addr_eq(&p->src, &c->b) &&
-           addr_eq(&p->dst, &c->a);
+    return tn_flow_is(p, c->proto, &c->a, c->a_port, &c->b, c->b_port);
 }
 
 /* The flow table's question: is connection idx the packet's (either way)? */
@@ -172,8 +160,10 @@ static bool flow_match(const void *arg, long idx)
 {
     const struct flow_probe *fp = arg;
     const struct tn_conn_priv *slot = fp->a->conns[idx];
-    if (tn_slot_is_brief(slot))
-        return tn_brief_is_of(tn_slot_brief(slot), fp->p);
+    if (tn_slot_is_brief(slot)) {
+        const struct tn_conn_brief *b = tn_slot_brief(slot);
+        return tn_flow_is(fp->p, b->proto, &b->a, b->a_port, &b->b, b->b_port);
+    }
     return same_conn(&slot->pub, fp->p);
 }
 
@@ -366,28 +356,6 @@ const struct tn_conn *tn_analyzer_conn_by_number(const struct tn_analyzer *a, un
 const struct tn_trace_stats *tn_analyzer_stats(const struct tn_analyzer *a)
 {
     return &a->st;
-}
-
-const char *tn_conn_state_name(enum tn_conn_state s)
-{
-    switch (s) {
-    case TN_ST_COMPLETE: return "complete";
-    case TN_ST_RESET: return "reset";
-    case TN_ST_OPEN: return "open";
-    case TN_ST_PARTIAL: return "partial";
-    }
-    return "?";
-}
-
-enum tn_conn_state tn_conn_state(const struct tn_conn *c)
-{
-    if (c->reset)
-        return TN_ST_RESET;
-    if (!c->handshake_seen)
-        return TN_ST_PARTIAL;
-    if (c->closed)
-        return TN_ST_COMPLETE;
-    return TN_ST_OPEN;
 }
 
 uint64_t tn_dir_rexmits(const struct tn_conn *c, enum tn_dir d)

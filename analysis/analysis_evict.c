@@ -99,12 +99,16 @@ void tn_analyzer_evict(struct tn_analyzer *a)
         if (k < 0)
             continue;
         a->active[na++] = (size_t)k;
-        tn_flowtab_set(a->flows, tn_conn_flow_hash(&a->conns[k]->pub), k, never, NULL);
+        const struct tn_conn *c = &a->conns[k]->pub;
+        tn_flowtab_set(a->flows, tn_flow_hash_between(c->proto, &c->a, c->a_port, &c->b, c->b_port), k, never, NULL);
     }
     a->nactive = na;
     for (size_t k = 0; k < a->nconns; k++)   /* retired offline: late packets still find them */
-        if (tn_slot_is_brief(a->conns[k]))
-            tn_flowtab_set(a->flows, tn_brief_flow_hash(tn_slot_brief(a->conns[k])), (long)k, never, NULL);
+        if (tn_slot_is_brief(a->conns[k])) {
+            const struct tn_conn_brief *b = tn_slot_brief(a->conns[k]);
+            tn_flowtab_set(a->flows, tn_flow_hash_between(b->proto, &b->a, b->a_port, &b->b, b->b_port), (long)k,
+                           never, NULL);
+        }
     size_t nc = 0;
     for (size_t i = a->closed_head; i < a->nclosed; i++)
         if (moved[a->closed[i]] >= 0)

@@ -126,14 +126,15 @@ void tn_flowtab_set(struct tn_flowtab *t, uint64_t hash, long idx, tn_flow_match
     insert(t, hash, idx);
 }
 
-uint64_t tn_conn_flow_hash(const struct tn_conn *c)
+uint64_t tn_flow_hash_between(unsigned proto, const struct tn_addr *a, uint16_t a_port, const struct tn_addr *b,
+                              uint16_t b_port)
 {
     struct tn_pkt p;
     memset(&p, 0, sizeof p);
-    p.kind = c->proto;
-    p.src = c->a;
-    p.dst = c->b;
-    p.sport = c->a_port;
-    p.dport = c->b_port;
+    p.kind = (enum tn_pkt_kind)proto;
+    p.src = *a;
+    p.dst = *b;
+    p.sport = a_port;
+    p.dport = b_port;
     return tn_flow_hash(&p);
 }

@@ -2,6 +2,8 @@
 #ifndef TN_ANALYSIS_INT_H
 #define TN_ANALYSIS_INT_H
 
+#include <string.h>
+
 #include "analysis.h"
 #include "analysis_ranges.h"
 #include "analysis_tcp_episode.h"
@@ -169,6 +171,24 @@ struct tn_brief_slab {
     struct tn_conn_brief v[1024];
 };
 
+/* Is p a packet between a:a_port and b:b_port of kind proto, either way? */
+static inline bool tn_flow_is(const struct tn_pkt *p, unsigned proto, const struct tn_addr *a, uint16_t a_port,
+                              const struct tn_addr *b, uint16_t b_port)
+{
+    if (proto != (unsigned)p->kind || p->src.family != a->family || p->dst.family != b->family)
+        return false;
+    size_t len = a->family == 4 ? 4 : 16;
+    if (p->sport == a_port && p->dport == b_port && memcmp(p->src.a, a->a, len) == 0 &&
+        memcmp(p->dst.a, b->a, len) == 0)
+        return true;
+    return p->sport == b_port && p->dport == a_port && memcmp(p->src.a, b->a, len) == 0 &&
+           memcmp(p->dst.a, a->a, len) == 0;
+}
+
+/* tn_flow_hash of the packets between a:a_port and b:b_port of kind proto. */
+uint64_t tn_flow_hash_between(unsigned proto, const struct tn_addr *a, uint16_t a_port, const struct tn_addr *b,
+                              uint16_t b_port);
+
 /* Flow table: 5-tuple -> connection index (both directions map to one).  Slots hold the hash
  * and the index; match() tells whether connection idx has the packet's endpoints. */
 typedef bool (*tn_flow_match)(const void *arg, long idx);
@@ -220,17 +240,14 @@ void tn_analyzer_retire_conn(struct tn_analyzer *a, size_t k);
 void tn_analyzer_revive(struct tn_analyzer *a, size_t k);
 /* Retired connection k, read back into the analyzer's one reading slot (a->reading). */
 const struct tn_conn *tn_analyzer_read_retired(const struct tn_analyzer *a, size_t k);
-/* Is p a packet of the connection b is the brief of (either way)? */
-bool tn_brief_is_of(const struct tn_conn_brief *b, const struct tn_pkt *p);
-uint64_t tn_brief_flow_hash(const struct tn_conn_brief *b);
+/* A brief from the analyzer's slabs (analysis_brief.c). */
+struct tn_conn_brief *tn_brief_new(struct tn_analyzer *a);
 /* Drop the briefs from the active list (the others keep their order). */
 void tn_analyzer_compact_active(struct tn_analyzer *a);
 void tn_brief_slabs_free(struct tn_brief_slab *s);
 /* The ord and number of what slot holds. */
 uint64_t tn_slot_ord(const struct tn_conn_priv *slot);
 unsigned *tn_slot_idx(struct tn_conn_priv *slot);
-/* The flow-table hash of a connection's endpoints (tn_flow_hash of any of its packets). */
-uint64_t tn_conn_flow_hash(const struct tn_conn *c);
 /* A connection's whole state as bytes and back (analysis_pack.c), for the store. */
 void tn_conn_priv_pack(const struct tn_conn_priv *cp, struct tn_packbuf *b);
 struct tn_conn_priv *tn_conn_priv_unpack(const uint8_t *in, size_t n);

@@ -184,6 +184,30 @@ static int cmp_pkt_time(const void *x, const void *y)
     return c ? c : (a->num > b->num) - (a->num < b->num);
 }
 
+/* b is connection a, found by another analyzer: the same number, place, counters, inference. */
+static void same_conn_results(const struct tn_conn *a, const struct tn_conn *b)
+{
+    ck_assert_uint_eq(b->idx, a->idx);
+    ck_assert_uint_eq(b->ord, a->ord);
+    ck_assert(memcmp(&a->a, &b->a, sizeof a->a) == 0 && a->a_port == b->a_port && a->b_port == b->b_port);
+    ck_assert(memcmp(a->d, b->d, sizeof a->d) == 0);
+    ck_assert(memcmp(a->inf, b->inf, 2 * sizeof *a->inf) == 0);
+    ck_assert_int_eq(tn_conn_state(a), tn_conn_state(b));
+}
+
+/* NC overlapping short connections, 1.5 ms apart, in time order and numbered; returns the
+ * packets written to v (8 per connection). */
+static size_t overlapping_conns(struct tn_pkt *v, uint32_t nc)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < nc; i++)
+        n += short_conn_pkts(v + n, i, T0 + (int64_t)i * 1500000);
+    for (size_t k = 0; k < n; k++)
+        v[k].num = k + 1;   /* the generation order breaks ties of time */
+    qsort(v, n, sizeof *v, cmp_pkt_time);
+    return n;
+}
+
 /* -j N's promise at the analysis layer: 600 overlapping short connections read by one analyzer,
  * and by three shards (each packet counted once, handed to the shard of its hash) merged after,
  * give the same connections, numbers and results.  With it, connection 0's FIN resent 1 s after
@@ -194,12 +218,7 @@ START_TEST(test_shards_merge_like_one)
 {
     enum { NC = 600, NSH = 3 };
     struct tn_pkt *v = tn_xcalloc(8 * NC + 3, sizeof *v);
-    size_t n = 0;
-    for (uint32_t i = 0; i < NC; i++)
-        n += short_conn_pkts(v + n, i, T0 + (int64_t)i * 1500000);
-    for (size_t k = 0; k < n; k++)
-        v[k].num = k + 1;   /* the generation order breaks ties of time */
-    qsort(v, n, sizeof *v, cmp_pkt_time);
+    size_t n = overlapping_conns(v, NC);
     int64_t end = T0 + (int64_t)NC * 1500000 + 7000000;
     /* a connection that hashes to another shard than connection 0 moves the clock on */
     struct tn_pkt c0 = pkt_of(0, true, 1, 0, S, 0, T0);
@@ -230,14 +249,9 @@ START_TEST(test_shards_merge_like_one)
     ck_assert_uint_eq(tn_analyzer_conn_count(one), NC + 1);
     ck_assert_uint_eq(tn_analyzer_stats(all)->frames, n);
     for (size_t k = 0; k <= NC; k++) {
-        const struct tn_conn *a = tn_analyzer_conn(one, k), *b = tn_analyzer_conn(all, k);
+        const struct tn_conn *a = tn_analyzer_conn(one, k);
         ck_assert_uint_eq(a->idx, k + 1);
-        ck_assert_uint_eq(b->idx, a->idx);
-        ck_assert_uint_eq(b->ord, a->ord);
-        ck_assert(memcmp(&a->a, &b->a, sizeof a->a) == 0 && a->a_port == b->a_port && a->b_port == b->b_port);
-        ck_assert(memcmp(a->d, b->d, sizeof a->d) == 0);
-        ck_assert(memcmp(a->inf, b->inf, 2 * sizeof *a->inf) == 0);
-        ck_assert_int_eq(tn_conn_state(a), tn_conn_state(b));
+        same_conn_results(a, tn_analyzer_conn(all, k));
     }
     /* the resent FIN: a timeout retransmission of the finished connection, in both */
     const struct tn_conn *m0 = tn_analyzer_conn_by_number(all, 1);
@@ -277,16 +291,6 @@ static void mem_get(void *arg, const struct tn_out_ref *ref, void *bytes)
     m->gets++;
 }
 
-static void same_conn_results(const struct tn_conn *a, const struct tn_conn *b)
-{
-    ck_assert_uint_eq(b->idx, a->idx);
-    ck_assert_uint_eq(b->ord, a->ord);
-    ck_assert(memcmp(&a->a, &b->a, sizeof a->a) == 0 && a->a_port == b->a_port && a->b_port == b->b_port);
-    ck_assert(memcmp(a->d, b->d, sizeof a->d) == 0);
-    ck_assert(memcmp(a->inf, b->inf, 2 * sizeof *a->inf) == 0);
-    ck_assert_int_eq(tn_conn_state(a), tn_conn_state(b));
-}
-
 /* Retirement changes where a closed connection lies, not what it is: the 600 connections of
  * the merge test through one analyzer without a store, one with a store and three shards with
  * a store give the same numbers, counters and inference; most of them were retired (all but
@@ -297,12 +301,7 @@ START_TEST(test_retired_same_as_kept)
 {
     enum { NC = 600, NSH = 3 };
     struct tn_pkt *v = tn_xcalloc(8 * NC + 2, sizeof *v);
-    size_t n = 0;
-    for (uint32_t i = 0; i < NC; i++)
-        n += short_conn_pkts(v + n, i, T0 + (int64_t)i * 1500000);
-    for (size_t k = 0; k < n; k++)
-        v[k].num = k + 1;
-    qsort(v, n, sizeof *v, cmp_pkt_time);
+    size_t n = overlapping_conns(v, NC);
     int64_t end = T0 + (int64_t)NC * 1500000 + 7000000;
     v[n++] = pkt_of(0, false, 601, 202, F | A, 0, end + 1000000000);
     for (size_t k = 0; k < n; k++)
