@@ -68,6 +68,17 @@ int tn_source_open_twopoint(struct tn_source **out, const struct tn_options *o, 
 int tn_source_open_twopoint_live(struct tn_source **out, const struct tn_options *o, struct tn_err *err);
 int tn_source_open_ns2(struct tn_source **out, const char *path, struct tn_err *err);
 
+/* Two capture points read by two processes (cluster/): while a feed is set, a two-point source
+ * over files reads the ingress files itself and takes the egress packets, merged by time stamp
+ * (ties in file order), from feed->next: 1 with out's pkt, status and origin set, 0 at the end,
+ * <0 with err as tn_source_next (a problem of the egress files, then called again).  NULL: both
+ * points read here. */
+struct tn_twopoint_feed {
+    int (*next)(void *arg, struct tn_source_pkt *out, struct tn_err *err);
+    void *arg;
+};
+void tn_source_twopoint_feed(const struct tn_twopoint_feed *feed);
+
 static inline int tn_source_next(struct tn_source *s, struct tn_source_pkt *out, struct tn_err *err)
 {
     return s->ops->next(s, out, err);

@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "cluster.h"
+#include "cluster_int.h"
 #include "cluster_wire.h"
 #include "experiment.h"
 #include "run.h"
@@ -111,6 +112,16 @@ __attribute__((noreturn)) static void abort_job(const struct job *j, const char 
                   j->o->files[j->file], (unsigned long long)j->last_num);
     else
         warn_rank(j, "%s; the job stops (this rank had read no packet yet)", msg);
+    tn_cluster_abort(j->rank, NULL);
+}
+
+void tn_cluster_abort(int rank, const char *msg)
+{
+    if (msg) {
+        char line[1300];
+        snprintf(line, sizeof line, "rank %d: %s; the job stops", rank, msg);
+        tn_cli_warn(line);
+    }
     fflush(stderr);
     /* MPI_Abort has the launcher end every process, and MPICH's Hydra may do so before it has
      * forwarded the message above (1 run in 30 lost it on a loaded machine): a moment first */
@@ -271,12 +282,12 @@ static size_t analyse_ready(struct job *j, const long long *state)
 /* Wait for a collective without spinning: Open MPI and MPICH poll while a blocking collective
  * waits, which takes the core from a rank still reading or analysing on the same machine.
  * MPI_Test drives the progress; the sleep grows from 1 us to 1 ms. */
-static void wait_gently(MPI_Request *rq)
+void tn_cluster_wait(MPI_Request *rq, MPI_Status *st)
 {
     long ns = 1000;
     for (;;) {
         int done = 0;
-        MPI_Test(rq, &done, MPI_STATUS_IGNORE);
+        MPI_Test(rq, &done, st);
         if (done)
             return;
         struct timespec t = {0, ns};
@@ -286,9 +297,13 @@ static void wait_gently(MPI_Request *rq)
     }
 }
 
-/* Rank 0's exit status to every rank.  A rank with nothing to do waits here while rank 0 works
- * alone: gently, not in a blocking broadcast that polls a core away from it. */
-static int share_status(int status)
+static void wait_gently(MPI_Request *rq)
+{
+    tn_cluster_wait(rq, MPI_STATUS_IGNORE);
+}
+
+/* A rank with nothing to do waits here while rank 0 works alone. */
+int tn_cluster_share_status(int status)
 {
     MPI_Request rq;
     MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
@@ -558,7 +573,7 @@ static int run_experiment(struct job *j)
             tn_analyzer_free(an);
         }
     }
-    return share_status(status);
+    return tn_cluster_share_status(status);
 }
 
 /* ---- the job ---- */
@@ -625,7 +640,7 @@ static int run_divided(struct job *j)
     } else {
         results_out(j);
     }
-    status = share_status(status);
+    status = tn_cluster_share_status(status);
     for (int r = 0; r < j->size; r++) {
         tn_packbuf_fini(&j->out[r]);
         tn_packbuf_fini(&j->in[r]);
@@ -672,10 +687,12 @@ int tn_cluster_main(const struct tn_options *o, int (*alone)(const struct tn_opt
         status = run_experiment(&j);
     } else if (divisible(o)) {
         status = run_divided(&j);
+    } else if (tn_cluster_two_points(o, j.size)) {
+        status = tn_cluster_run_two_points(o, j.rank, alone);
     } else {
         if (j.rank == 0)
             status = alone(o);
-        status = share_status(status);
+        status = tn_cluster_share_status(status);
     }
     MPI_Finalize();
     return status;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cluster_wire.h"
+#include "source.h"
 
 size_t tn_cluster_rec_pack(uint32_t file, int64_t clock_ns, const struct tn_pkt *p, uint8_t *out)
 {
@@ -197,4 +198,82 @@ struct tn_analyzer *tn_cluster_trace_unpack(const uint8_t *in, size_t n, const s
     tn_analyzer_set_stats(an, &st);
     *status = st32;
     return an;
+}
+
+/* ---- two capture points: the egress stream ---- */
+
+enum { EGRESS_PKT = 1, EGRESS_PROBLEM = 2 };
+
+void tn_cluster_egress_pkt_pack(int status, uint32_t file, const struct tn_pkt *p, struct tn_packbuf *b)
+{
+    uint8_t item[TN_CLUSTER_EGRESS_MAX];
+    item[0] = EGRESS_PKT;
+    item[1] = (uint8_t)status;
+    memcpy(item + 2, &file, 4);
+    tn_packbuf_put(b, item, 6 + tn_pkt_pack(p, item + 6));
+}
+
+void tn_cluster_egress_problem_pack(int code, const struct tn_err *err, struct tn_packbuf *b)
+{
+    uint8_t head[7];
+    int32_t c = code;
+    size_t len = strnlen(err->msg, sizeof err->msg - 1);
+    uint16_t l16 = (uint16_t)len;
+    head[0] = EGRESS_PROBLEM;
+    memcpy(head + 1, &c, 4);
+    memcpy(head + 5, &l16, 2);
+    tn_packbuf_put(b, head, sizeof head);
+    tn_packbuf_put(b, err->msg, len);
+}
+
+size_t tn_cluster_egress_unpack(const uint8_t *in, size_t n, int nfiles, struct tn_cluster_egress *e)
+{
+    if (n < 1)
+        return 0;
+    if (in[0] == EGRESS_PKT) {
+        if (n < 6)
+            return 0;
+        e->code = 0;
+        e->status = in[1];
+        memcpy(&e->file, in + 2, 4);
+        /* tn_dissect's statuses (TN_DIS_OK .. TN_DIS_MALFORMED) */
+        if (e->status > TN_DIS_MALFORMED || nfiles <= 0 || e->file >= (uint32_t)nfiles)
+            return 0;
+        size_t used = tn_pkt_unpack(in + 6, n - 6, &e->pkt);
+        return used ? 6 + used : 0;
+    }
+    if (in[0] != EGRESS_PROBLEM || n < 7)
+        return 0;
+    int32_t c;
+    uint16_t len;
+    memcpy(&c, in + 1, 4);
+    memcpy(&len, in + 5, 2);
+    if (c >= 0 || c < -TN_ENOMEM || len >= sizeof e->err.msg || len > n - 7)
+        return 0;
+    e->code = c;
+    e->err.code = -c;
+    memcpy(e->err.msg, in + 7, len);
+    e->err.msg[len] = 0;
+    return 7 + (size_t)len;
+}
+
+int tn_cluster_egress_next(const uint8_t *in, size_t n, size_t *off, const struct tn_options *o,
+                           struct tn_source_pkt *out, struct tn_err *err)
+{
+    struct tn_cluster_egress e;
+    size_t used = *off < n ? tn_cluster_egress_unpack(in + *off, n - *off, o->negress, &e) : 0;
+    if (!used)
+        return 0;
+    *off += used;
+    if (e.code < 0) {
+        *err = e.err;
+        return e.code;
+    }
+    memset(out, 0, sizeof *out);
+    out->pkt = e.pkt;
+    out->status = e.status;
+    out->has_pkt = true;
+    out->egress = true;
+    out->origin = o->egress[e.file];
+    return 1;
 }

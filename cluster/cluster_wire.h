@@ -10,9 +10,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>   /* options.h */
 
 #include "analysis.h"
 #include "dissect.h"
+#include "options.h"
 
 /* A packet record: the index in the options' files of the file the packet came from (u32), the
  * trace clock before it among the packets its reader read (i64, tn_pkt_place.clock_ns), then
@@ -58,5 +60,34 @@ void tn_cluster_trace_pack(int status, const struct tn_analyzer *an, struct tn_p
  * (connections whose numbers do not grow, cut bytes, bytes after the last connection). */
 struct tn_analyzer *tn_cluster_trace_unpack(const uint8_t *in, size_t n, const struct tn_analysis_cfg *acfg,
                                             int *status);
+
+/* Two capture points: rank 1 reads the egress files and sends rank 0 what its source gives, in
+ * order, as items: kind (u8: 1 a packet, 2 a problem); a packet: its dissection status (u8),
+ * the index of its file among the egress files (u32), tn_pkt_pack's bytes; a problem:
+ * tn_source_next's return (i32, negative), the message's length (u16) and bytes. */
+#define TN_CLUSTER_EGRESS_MAX (6 + TN_PKT_PACK_MAX + 512)   /* an item at most */
+
+struct tn_cluster_egress {
+    int code;                  /* 0: a packet; < 0: a problem (tn_source_next's return) */
+    int status;                /* the packet's dissection status */
+    uint32_t file;
+    struct tn_pkt pkt;
+    struct tn_err err;         /* the problem */
+};
+
+void tn_cluster_egress_pkt_pack(int status, uint32_t file, const struct tn_pkt *p, struct tn_packbuf *b);
+void tn_cluster_egress_problem_pack(int code, const struct tn_err *err, struct tn_packbuf *b);
+
+/* Reads one item at in (n bytes there) of a stream over nfiles egress files; returns its length,
+ * 0 when it is cut or malformed. */
+size_t tn_cluster_egress_unpack(const uint8_t *in, size_t n, int nfiles, struct tn_cluster_egress *e);
+
+/* The item at in + *off (n bytes in all) as the two-point source takes it from its feed
+ * (source.h's tn_twopoint_feed, the options' egress files naming its origin): 1 with out set,
+ * the problem's code (< 0) with err set, 0 when the item is cut or malformed.  *off moves past
+ * the item. */
+struct tn_source_pkt;
+int tn_cluster_egress_next(const uint8_t *in, size_t n, size_t *off, const struct tn_options *o,
+                           struct tn_source_pkt *out, struct tn_err *err);
 
 #endif

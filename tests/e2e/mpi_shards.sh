@@ -11,7 +11,9 @@
 #    of one process on the same pieces (packet numbers restart in each file, as in one process);
 #  - the pieces of one connection land on different ranks (the report of -np 3 says so);
 #  - an experiment of three traces under -np 3 (a rank per trace) and two capture points around
-#    a router under -np 2 (read by rank 0) give one process's report and CSV files;
+#    a router under -np 2 and 3 (a rank per point: rank 1 reads the egress files), also with
+#    each point in pieces and a bad and a cut egress file, give one process's report, CSV
+#    files, warnings and exit status;
 #  - a file that is no trace, read by rank 1, ends the whole job (exit 2, no hang) with a
 #    message naming the rank and the file.
 # Open MPI leaks its own allocations at exit: under ASan the leak check skips libmpi and
@@ -128,13 +130,41 @@ same "experiment -np 3 experiment.csv" "$tmp/exp-one/experiment.csv" "$tmp/exp-n
 q=$src/samples/cubic-queue-4points
 two=(-l --ingress "$q/rtr_s1.pcap" --egress "$q/rtr_bn0.pcap")
 "$bin" "${two[@]}" --csv "$tmp/two-one" >"$tmp/two-one.txt" 2>&1 || fail=1
-"${mpi[@]}" -np 2 "$bin" "${two[@]}" --csv "$tmp/two-np2" >"$tmp/two-np2.txt" 2>"$tmp/two-np2.err" ||
-    { echo "FAIL: two points -np 2: $(tail -3 "$tmp/two-np2.err")"; fail=1; }
-same "two points -np 2 report" "$tmp/two-one.txt" "$tmp/two-np2.txt"
-for f in "$tmp"/two-one/*.csv; do
-    same "two points -np 2 $(basename "$f")" "$f" "$tmp/two-np2/$(basename "$f")"
+mapfile -t rep < <(envx TN_CLUSTER_REPORT=1)
+for np in 2 3; do
+    "${mpi[@]}" "${rep[@]}" -np $np "$bin" "${two[@]}" --csv "$tmp/two-np$np" >"$tmp/two-np$np.txt" 2>"$tmp/two-np$np.err" ||
+        { echo "FAIL: two points -np $np: $(tail -3 "$tmp/two-np$np.err")"; fail=1; }
+    same "two points -np $np report" "$tmp/two-one.txt" "$tmp/two-np$np.txt"
+    for f in "$tmp"/two-one/*.csv; do
+        same "two points -np $np $(basename "$f")" "$f" "$tmp/two-np$np/$(basename "$f")"
+    done
+    # a rank per capture point: rank 1 read the egress file and sent its packets to rank 0
+    grep -q "rank 1: the egress point's 1 files, [1-9][0-9]* packets sent to rank 0" "$tmp/two-np$np.err" ||
+        { echo "FAIL: two points -np $np: rank 1 did not read the egress point: $(cat "$tmp/two-np$np.err")"; fail=1; }
 done
-echo "mpi_shards: experiment of 3 traces (-np 3) and two capture points (-np 2): as one process"
+# each point in pieces, the egress one with a file that is no trace and a cut one among them: the
+# same report, CSV files, warnings and exit status (2) as one process
+editcap -c 1500 "$q/rtr_s1.pcap" "$tmp/in.pcap" && editcap -c 1000 "$q/rtr_bn0.pcap" "$tmp/eg.pcap" || exit 1
+printf 'not a capture\n' >"$tmp/eg_bad.pcap"
+cutfrom=$(ls "$tmp"/eg_*.pcap | sed -n 2p)
+head -c $(($(stat -c %s "$cutfrom") - 50)) "$cutfrom" >"$tmp/eg_zcut.pcap"
+two=(-l)
+for f in "$tmp"/in_*.pcap; do two+=(--ingress "$f"); done
+for f in "$tmp"/eg_*.pcap; do two+=(--egress "$f"); done
+"$bin" "${two[@]}" --csv "$tmp/twop-one" >"$tmp/twop-one.txt" 2>"$tmp/twop-one.err"
+rc1=$?
+"${mpi[@]}" -np 2 "$bin" "${two[@]}" --csv "$tmp/twop-np2" >"$tmp/twop-np2.txt" 2>"$tmp/twop-np2.err"
+rc2=$?
+[ $rc1 = 2 ] && [ $rc2 = 2 ] || { echo "FAIL: two points in pieces: exit $rc1 alone, $rc2 at -np 2 (2 expected)"; fail=1; }
+same "two points in pieces -np 2 report" "$tmp/twop-one.txt" "$tmp/twop-np2.txt"
+for f in "$tmp"/twop-one/*.csv; do
+    same "two points in pieces -np 2 $(basename "$f")" "$f" "$tmp/twop-np2/$(basename "$f")"
+done
+for w in "eg_bad.pcap: not a packet trace" "eg_zcut.pcap: truncated in packet"; do
+    grep -q "$w" "$tmp/twop-one.err" && grep -q "$w" "$tmp/twop-np2.err" ||
+        { echo "FAIL: two points in pieces: '$w' not told by both"; fail=1; }
+done
+echo "mpi_shards: experiment of 3 traces (-np 3) and two capture points (-np 2, 3; in pieces with a bad and a cut egress file at -np 2), rank 1 reading the egress point: as one process"
 
 # 4. an input no rank can read ends the job, naming the rank and the file
 printf 'not a capture\n' >"$tmp/bad.pcap"

@@ -2,14 +2,17 @@
  * (cluster/cluster_wire.h, docs/cluster.md), decoded as rank 0 and the owners decode them, then
  * the outputs of one process written from what was decoded.
  *
- * Byte 0 picks what the rest is (byte 0 % 3) and the outputs (byte 0 / 3 % 3):
+ * Byte 0 picks what the rest is (byte 0 % 4) and the outputs (byte 0 / 4 % 3):
  *   0  a round's packet records for one owner (tn_cluster_rec_unpack, 4 files): analysed as the
  *      owner does (tn_analyzer_add_flow at the record's place), finished, the connections and
  *      trace totals sent to rank 0 (packed, decoded again: the decoders must take every byte
  *      their encoders write) and merged there;
  *   1  a rank's results: bytes 1-2 (little-endian) the length of its trace-totals message
  *      (tn_cluster_stats_merge), then its connection messages (tn_cluster_conns_unpack);
- *   2  an experiment trace's results (tn_cluster_trace_unpack), into the experiment table.
+ *   2  an experiment trace's results (tn_cluster_trace_unpack), into the experiment table;
+ *   3  the egress point's stream from rank 1 (tn_cluster_egress_unpack over 4 egress files),
+ *      taken by rank 0's two-point run (tn_source_twopoint_feed) whose ingress file holds no
+ *      packet: the router queue, its CSV files and report from the egress packets.
  * Outputs: -l and --timeline with every CSV file; JSON Lines, fairness and parallel transfers;
  * SVG figures.  They go into a scratch directory removed afterwards.
  * tests/fuzz/run.sh seeds it with records and results packed from the samples
@@ -24,6 +27,8 @@
 #include "options.h"
 #include "outputs.h"
 #include "pipeline.h"
+#include "run.h"
+#include "source.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -50,10 +55,20 @@ static void args_free(struct args *a)
         free(a->v[i]);
 }
 
-static int parse(struct tn_options *o, struct args *a, int cmd, const char *dir, bool experiment)
+static int parse(struct tn_options *o, struct args *a, int cmd, const char *dir, int mode)
 {
+    bool experiment = mode == 2, two = mode == 3;
     a->n = 0;
     a->v[a->n++] = strdup("tcptrace-ng");
+    if (two) {   /* the files are the egress point's; the ingress one, i.pcap, holds no packet */
+        static const char *const words[] = {"--ingress", "@D/i.pcap", "--egress", "@D/a.pcap", "--egress",
+                                            "@D/b.pcap", "--egress", "@D/c.pcap", "--egress", "@D/d.pcap"};
+        for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+            size_t n = strlen(words[i]) + strlen(dir) + 1;
+            a->v[a->n] = malloc(n);
+            snprintf(a->v[a->n++], n, "%s%s", words[i][0] == '@' ? dir : "", words[i] + (words[i][0] == '@' ? 2 : 0));
+        }
+    }
     if (experiment) {
         a->v[a->n++] = strdup("--experiment");
         size_t n = strlen(dir) + 16;
@@ -62,7 +77,7 @@ static int parse(struct tn_options *o, struct args *a, int cmd, const char *dir,
     }
     for (int i = 0; cmds[cmd][i]; i++) {
         const char *s = cmds[cmd][i];
-        if (experiment && strstr(s, ".pcap"))
+        if ((experiment || two) && strstr(s, ".pcap"))
             continue;
         size_t n = strlen(s) + strlen(dir) + 1;
         a->v[a->n] = malloc(n);
@@ -81,6 +96,16 @@ static int parse(struct tn_options *o, struct args *a, int cmd, const char *dir,
         FILE *f = fopen(path, "w");
         if (f)
             fclose(f);
+    }
+    /* a pcap file header (pcap-savefile(5): magic, version 2.4, snap length 262144, Ethernet) */
+    static const uint8_t header[24] = {0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                       0, 0, 4, 0, 1, 0, 0, 0};
+    char path[4200];
+    snprintf(path, sizeof path, "%s/i.pcap", dir);
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fwrite(header, 1, sizeof header, f);
+        fclose(f);
     }
     struct tn_err err;
     return tn_options_parse(o, a->n, a->v, &err);
@@ -178,17 +203,45 @@ static struct tn_analyzer *trace_of(void *arg, int i, int *status)
     return an;
 }
 
+/* Mode 3: rank 1's egress items, as rank 0's feed hands them out (feed_next in
+ * cluster_twopoint.c); a malformed one ends the stream, as it ends the job. */
+struct egress_arg {
+    const uint8_t *in;
+    size_t n, off;
+    const struct tn_options *o;
+};
+
+static int egress_next(void *arg, struct tn_source_pkt *out, struct tn_err *err)
+{
+    struct egress_arg *e = arg;
+    return tn_cluster_egress_next(e->in, e->n, &e->off, e->o, out, err);
+}
+
+static void two_points(const struct tn_options *o, const uint8_t *in, size_t n)
+{
+    struct egress_arg e = {in, n, 0, o};
+    struct tn_twopoint_feed feed = {egress_next, &e};
+    tn_source_twopoint_feed(&feed);
+    struct tn_run r;
+    if (tn_run_open(&r, o) == 0) {
+        tn_run_start(&r);
+        tn_run_read(&r);
+        (void)tn_run_end(&r);
+    }
+    tn_source_twopoint_feed(NULL);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    int mode = data[0] % 3, cmd = data[0] / 3 % 3;
+    int mode = data[0] % 4, cmd = data[0] / 4 % 3;
     char dir[4096];
     if (tn_fuzz_mkdtemp(dir) < 0)
         return 0;
     struct tn_options o;
     struct args args;
-    if (parse(&o, &args, cmd, dir, mode == 2) != 0 || (mode != 2 && o.nfiles != NFILES)) {
+    if (parse(&o, &args, cmd, dir, mode) != 0 || (mode < 2 && o.nfiles != NFILES) || (mode == 3 && o.negress != NFILES)) {
         fprintf(stderr, "fuzz_cluster: the command line %d is refused\n", cmd);
         abort();
     }
@@ -197,6 +250,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (mode == 2) {
         struct trace_arg t = {data + 1, size - 1, &o};
         (void)tn_experiment_run(&o, trace_of, &t);
+    } else if (mode == 3) {
+        two_points(&o, data + 1, size - 1);
     } else {
         struct tn_analysis_cfg acfg;
         tn_pipeline_analysis_cfg(&o, &acfg);

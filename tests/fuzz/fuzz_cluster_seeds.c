@@ -1,7 +1,8 @@
 /* fuzz_cluster_seeds.c - seeds for fuzz_cluster from real traces: for each FILE, the packet
  * records of its first packets (mode 0), the results a rank would send for them (mode 1: trace
- * totals, connections) and an experiment trace's results (mode 2), each under 64 KiB, the
- * outputs byte cycling through fuzz_cluster's command lines.
+ * totals, connections), an experiment trace's results (mode 2) and the egress point's stream
+ * (mode 3: its packets and a read problem), each under 64 KiB, the outputs cycling through
+ * fuzz_cluster's command lines.
  *
  *   fuzz_cluster_seeds OUTDIR FILE... */
 #include <stdio.h>
@@ -57,7 +58,7 @@ static int seeds_of(const char *dir, const char *path, int i)
     tn_dissect_cfg_default(&dcfg);
     struct tn_analysis_cfg acfg = {.record_events = true, .record_series = true, .record_packets = true};
     struct tn_analyzer *an = tn_analyzer_new(&acfg);
-    struct tn_packbuf recs = {0};
+    struct tn_packbuf recs = {0}, egress = {0};
     uint32_t file = (uint32_t)(i % 4);
     int64_t clock = INT64_MIN;
     struct tn_frame f;
@@ -74,14 +75,20 @@ static int seeds_of(const char *dir, const char *path, int i)
             if (recs.n + len < SEED_MAX)
                 tn_packbuf_put(&recs, rec, len);
         }
+        if (egress.n < SEED_MAX - TN_CLUSTER_EGRESS_MAX)
+            tn_cluster_egress_pkt_pack(st, file, &p, &egress);
         int64_t t = tn_time_ns(p.ts);
         clock = t > clock ? t : clock;
         n++;
     }
     tn_capture_close(cap, NULL);
     tn_analyzer_finish(an);
-    uint8_t cmd = (uint8_t)(3 * (i % 3));
+    uint8_t cmd = (uint8_t)(4 * (i % 3));
     int bad = write_seed(dir, "records", i, (uint8_t)(0 + cmd), &recs);
+    struct tn_err cut;
+    tn_err_set(&cut, TN_ETRUNC, "%s: truncated in packet %d (a seed's problem)", files[file], n + 1);
+    tn_cluster_egress_problem_pack(-TN_ETRUNC, &cut, &egress);
+    bad |= write_seed(dir, "egress", i, (uint8_t)(3 + cmd), &egress);
 
     /* mode 1: the totals' length, the totals, the connections */
     struct tn_packbuf b = {0};
@@ -110,6 +117,7 @@ static int seeds_of(const char *dir, const char *path, int i)
 
     tn_packbuf_fini(&b);
     tn_packbuf_fini(&recs);
+    tn_packbuf_fini(&egress);
     tn_analyzer_free(an);
     return bad;
 }
