@@ -88,6 +88,8 @@ struct job {
     size_t *in_off;                /* [size]: how far each is analysed */
     struct tn_packbuf sbuf, rbuf;  /* a round's records in one buffer each, for MPI_Alltoallv */
     size_t hold_limit;             /* bytes of records this rank may hold for later */
+    int front;                     /* this round's first unfinished rank (analyse_ready) */
+    int64_t before_front;          /* the latest time stamp read by the ranks before it */
     long round_records;            /* packets read per round at most */
     unsigned long long records, records_sent, bytes_sent, rounds;
 };
@@ -212,8 +214,18 @@ static int owner_of(uint64_t hash, int nranks)
     return (int)(k % (uint64_t)nranks);
 }
 
+/* One packet of a connection owned here, at its place in the trace of one process. */
+static void analyse(struct job *j, const struct tn_pkt *p, uint64_t key, int64_t clock)
+{
+    struct tn_pkt_place place = {key, clock};
+    if (j->workers)
+        tn_shards_pkt(j->workers, p, place);
+    else
+        tn_analyzer_add_flow(j->an, p, place);
+}
+
 /* Every packet counts in this rank's trace totals; a TCP/DFCP packet's record goes to the
- * owner of its connection. */
+ * owner of its connection, or, on the first unfinished rank, owned here, to the analysis. */
 static void route(struct job *j, const struct tn_source_pkt *sp)
 {
     const struct tn_pkt *p = &sp->pkt;
@@ -221,10 +233,16 @@ static void route(struct job *j, const struct tn_source_pkt *sp)
     if (p->kind != TN_PK_TCP && p->kind != TN_PK_DFCP)
         return;
     int dest = owner_of(tn_flow_hash(p), j->size);
+    j->records++;
+    if (dest == j->rank && j->rank == j->front) {
+        /* every rank before this one has finished and its records here are analysed: this
+         * rank's own packets are next in the order of one process, with no record to make */
+        analyse(j, p, pkt_key(j->file, p->num), place.clock_ns > j->before_front ? place.clock_ns : j->before_front);
+        return;
+    }
     uint8_t rec[TN_CLUSTER_REC_MAX];
     size_t n = tn_cluster_rec_pack((uint32_t)j->file, place.clock_ns, p, rec);
     tn_packbuf_put(&j->out[dest], rec, n);
-    j->records++;
     if (dest != j->rank) {
         j->records_sent++;
         j->bytes_sent += n;
@@ -249,11 +267,7 @@ static void analyse_from(struct job *j, int s, int64_t before)
             snprintf(msg, sizeof msg, "a packet record from rank %d is cut or malformed", s);
             abort_job(j, msg);
         }
-        struct tn_pkt_place place = {pkt_key((int)r.file, r.pkt.num), r.clock_ns > before ? r.clock_ns : before};
-        if (j->workers)
-            tn_shards_pkt(j->workers, &r.pkt, place);
-        else
-            tn_analyzer_add_flow(j->an, &r.pkt, place);
+        analyse(j, &r.pkt, pkt_key((int)r.file, r.pkt.num), r.clock_ns > before ? r.clock_ns : before);
         off += used;
     }
     q->n = 0;
@@ -273,6 +287,8 @@ static size_t analyse_ready(struct job *j, const long long *state)
         if (state[STATE * s + 2] > before)
             before = state[STATE * s + 2];
     }
+    j->front = s;
+    j->before_front = before;
     size_t held = 0;
     for (s++; s < j->size; s++)
         held += j->in[s].n - j->in_off[s];
@@ -302,9 +318,14 @@ static void wait_gently(MPI_Request *rq)
     tn_cluster_wait(rq, MPI_STATUS_IGNORE);
 }
 
-/* A rank with nothing to do waits here while rank 0 works alone. */
+/* A rank with nothing to do waits here while rank 0 works alone.  Everything written is
+ * flushed first: with a nonzero status the launcher ends the job when the first rank exits, and
+ * rank 0's report must not be in its stdio buffer then (a two-point run with a bad egress file
+ * lost the end of its report under ASan). */
 int tn_cluster_share_status(int status)
 {
+    fflush(stdout);
+    fflush(stderr);
     MPI_Request rq;
     MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
     wait_gently(&rq);
