@@ -37,7 +37,7 @@
 
 struct cand {
     double score, fit, dec;
-    bool scored, candidate;
+    bool scored, rival, candidate;   /* rival: not ruled out; candidate: may be named */
 };
 
 /* The median of the values >= 0 (-1 marks a slot without one). */
@@ -83,6 +83,13 @@ static double growth_z(const struct tn_cc_fit *a, const struct tn_cc_fit *b)
     return sign_z(wins, losses);
 }
 
+/* How far a decrease seen is from the flavour's own (or from its other version's). */
+static double dec_err(const struct tn_cc_fit *f, double seen, double own)
+{
+    double e = fabs(seen - own);
+    return f->ops->beta_alt > 0 ? fmin(e, fabs(seen - f->ops->beta_alt)) : e;
+}
+
 /* Decrease: is a's own decrease closer to the one seen than b's at more recoveries (a
  * difference within one segment of that recovery's window is a tie)? */
 static double decrease_z(const struct tn_cc_fit *a, const struct tn_cc_fit *b, const struct tn_cc_obs *obs)
@@ -93,7 +100,7 @@ static double decrease_z(const struct tn_cc_fit *a, const struct tn_cc_fit *b, c
         if (k < 0 || i >= a->nslots || i >= b->nslots || a->betas[i] < 0 || b->betas[i] < 0)
             continue;
         double res = 1 / obs->knee_win[i];
-        double ea = fabs(k - a->betas[i]), eb = fabs(k - b->betas[i]);
+        double ea = dec_err(a, k, a->betas[i]), eb = dec_err(b, k, b->betas[i]);
         wins += ea < eb - res;
         losses += ea > eb + res;
     }
@@ -121,24 +128,35 @@ static size_t add(char *buf, size_t len, size_t at, const char *fmt, ...)
 }
 
 /* Does flavour a beat b?  By the decrease when their decreases differ beyond what the
- * recoveries seen can resolve (thr: DEC_SEGMENTS of the flight at one recovery, falling as
+ * recoveries seen can resolve (thr: DEC_SEGMENTS of the window at one recovery, falling as
  * 1/sqrt(n) with n of them, as a mean's error does, to one DEC_SEGMENTS), unless the
- * recoveries one by one say otherwise (sign test); else by the growth (sign test). */
-static bool beats(const struct tn_cc_fit *fits, const struct cand *c, int a, int b, const struct tn_cc_obs *obs,
-                  double thr, double *zg_out, double *zd_out)
+ * recoveries one by one say otherwise (sign test) or the growth is significantly against;
+ * else by the growth (sign test). */
+enum win { LOSES, BY_GROWTH, BY_DECREASE };
+
+static enum win beats(const struct tn_cc_fit *fits, const struct cand *c, int a, int b, const struct tn_cc_obs *obs,
+                      double thr, double *zg_out, double *zd_out, double *strength)
 {
     double zg = growth_z(&fits[a], &fits[b]);
     double zd = decrease_z(&fits[a], &fits[b], obs);
     double ddiff = c[b].dec - c[a].dec;
     *zg_out = zg;
     *zd_out = zd;
+    /* how far beyond the threshold the deciding evidence is: 1/2 at it, towards 1 beyond; a
+     * verdict that rests on the growth fit alone is held below even odds (x 1/2): the
+     * open-loop copies are models, and their versions differ (ns-2 2.35 runs Linux 2.6.2x's
+     * modules), where the decrease is the protocol's own number */
+    double sd = fmax(ddiff > 0 ? ddiff / (ddiff + thr) : 0, zd > 0 ? zd / (zd + SIGN_Z) : 0);
+    *strength = 0;
     if (zd <= -SIGN_Z || ddiff <= -thr)
-        return false;
-    if (ddiff >= 2 * thr)
-        return true;   /* clearly closer: the growth fit, a model's open loop, does not outweigh it */
-    if ((ddiff >= thr || zd >= SIGN_Z) && zg > -SIGN_Z)
-        return true;
-    return zg >= SIGN_Z && ddiff > -thr / 2;
+        return LOSES;
+    *strength = sd;
+    /* closer on the decrease, and the growth not significantly against; four times as close
+     * outweighs the growth fit (a model's open loop) */
+    if ((ddiff >= thr || zd >= SIGN_Z) && (zg > -SIGN_Z || ddiff >= 4 * thr))
+        return BY_DECREASE;
+    *strength = zg > 0 ? zg / (zg + SIGN_Z) / 2 : 0;
+    return zg >= SIGN_Z && ddiff > -thr / 2 ? BY_GROWTH : LOSES;
 }
 
 void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc_obs *obs,
@@ -164,7 +182,7 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
     inf->beta = beta_end;
     for (unsigned i = 0; i < n; i++)
         if (beta_obs >= 0 && fits[i].nbeta_pred)
-            worst_dec = fmax(worst_dec, fabs(beta_obs - fits[i].beta_pred));
+            worst_dec = fmax(worst_dec, dec_err(&fits[i], beta_obs, fits[i].beta_pred));
     unsigned scored = 0;
     double flight_med = 0;
     for (unsigned i = 0; i < n; i++) {
@@ -173,11 +191,14 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
         bool fit_ok = f->nerr >= MIN_FIT;
         bool model_based = f->ops->cong_control != NULL;
         k->fit = fit_ok ? f->err_med : 0;
-        k->dec = beta_obs < 0 ? 0 : f->nbeta_pred ? fabs(beta_obs - f->beta_pred) : worst_dec;
+        k->dec = beta_obs < 0 ? 0 : f->nbeta_pred ? dec_err(f, beta_obs, f->beta_pred) : worst_dec;
         k->scored = fit_ok || beta_obs >= 0;
-        /* a loss-based flavour needs a decrease seen, and no sender that kept its window at
-         * every loss; a model-based one (BBR) needs that, or its ProbeRTT dips */
-        k->candidate = k->scored && (model_based ? no_cut || obs->probe_rtt_dips > 0 : nknees > 0 && !no_cut);
+        /* ruled out: a window kept at every loss rules out the flavours that cut it, and BBR
+         * needs that or its ProbeRTT dips; named: a loss-based flavour only with a decrease
+         * seen (they differ mainly in it), a delay-based one (Vegas) also by its growth alone,
+         * which must then beat every loss-based one too */
+        k->rival = k->scored && (model_based ? no_cut || obs->probe_rtt_dips > 0 : !no_cut);
+        k->candidate = k->rival && (model_based || nknees > 0 || !strcmp(f->ops->kind, "delay-based"));
         if (obs->probe_rtt_dips && !model_based)
             k->dec += fmin(1, DIP_PENALTY * obs->probe_rtt_dips);
         k->score = k->fit + k->dec;
@@ -239,24 +260,22 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
         }
     int best = -1, rival = -1, lost_to = -1;
     double conf = 1, rz_g = 0, rz_d = 0, lz_g = 0, lz_d = 0;
-    for (int oi = 0; oi < 1 && best < 0; oi++) {   /* the lowest score, if it beats all */
+    for (int oi = 0; oi < nc && best < 0; oi++) {   /* the one that beats all, by score */
         int cand = order[oi];
         int weakest = -1, beaten_by = -1;
         double wconf = 1, wg = 0, wd = 0, bg = 0, bd = 0;
-        for (int oj = 0; oj < nc; oj++) {
-            int other = order[oj];
-            if (other == cand || same_replay(&fits[other], &fits[cand]))
+        for (int other = 0; other < (int)n; other++) {
+            if (other == cand || !c[other].rival || same_replay(&fits[other], &fits[cand]))
                 continue;
-            double zg, zd;
-            if (!beats(fits, c, cand, other, obs, thr, &zg, &zd)) {
+            double zg, zd, strength;
+            if (beats(fits, c, cand, other, obs, thr, &zg, &zd, &strength) == LOSES) {
                 beaten_by = other;
                 bg = zg;
                 bd = zd;
                 break;
             }
-            double margin = c[other].score > 0 ? (c[other].score - c[cand].score) / c[other].score : 0;
-            if (weakest < 0 || margin < wconf) {
-                wconf = margin;
+            if (weakest < 0 || strength < wconf) {
+                wconf = strength;
                 weakest = other;
                 wg = zg;
                 wd = zd;
@@ -289,7 +308,8 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
         at = add(ev, len, at, "; vs %s: growth z %.1f, decrease z %.1f, off %.2f vs %.2f",
                  fits[rival].ops->name, rz_g, rz_d, c[best].dec, c[rival].dec);
     inf->flavor = (enum tn_cc_flavor)(best + 1);
-    /* more losses and more window-clocked rounds, more weight: n / (n + 1) of the evidence units */
+    /* the weakest of its wins, and more losses and more window-clocked rounds more weight:
+     * n / (n + 1) of the evidence units */
     double units = nknees + (no_cut ? obs->nbetas : 0) + (double)fits[best].nerr / MIN_FIT;
     inf->flavor_confidence = fmax(conf, 0) * units / (units + 1);
     add(ev, len, at, "; %s %s", fits[best].ops->name, fits[best].ops->signature);

@@ -84,6 +84,9 @@ struct tn_cc_ops {
      * replayed from the start and its window can be the estimate (tn_cc_finish); the
      * classifier names any flavour */
     const char *checked;
+    /* the decrease (window after / before a loss) of another published version of the
+     * flavour, 0 when none: the classifier takes the closer of the two */
+    double beta_alt;
     /* words for the evidence line: what the flavour does at a loss and between losses */
     const char *signature;
 };

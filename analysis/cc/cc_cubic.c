@@ -174,5 +174,8 @@ const struct tn_cc_ops tn_cc_cubic_ops = {
     .cwnd_event = cubic_cwnd_event,
     .pkts_acked = cubic_pkts_acked,
     .checked = "kernel tcp_probe of the samples/cubic-* runs (tests/unit/check_truth.c)",
+    /* Ha, Rhee, Xu 2008 (beta 0.2: the window to 0.8) and Linux before 2.6.25 (beta 819/1024),
+     * which ns-2 2.35's Agent/TCP/Linux runs */
+    .beta_alt = 819.0 / 1024,
     .signature = "window to 0.7 x at a loss, then a cubic curve: concave up to the old maximum, convex beyond, independent of the RTT",
 };
