@@ -1,4 +1,5 @@
-/* cluster_int.h - what the MPI files of cluster/ share (cluster_mpi.c, cluster_twopoint.c). */
+/* cluster_int.h - what the MPI files of cluster/ share: cluster_comm.c's waits, status and end of
+ * the job; cluster_twopoint.c's run, started by cluster_mpi.c. */
 #ifndef TN_CLUSTER_INT_H
 #define TN_CLUSTER_INT_H
 

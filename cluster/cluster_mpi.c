@@ -117,21 +117,6 @@ __attribute__((noreturn)) static void abort_job(const struct job *j, const char 
     tn_cluster_abort(j->rank, NULL);
 }
 
-void tn_cluster_abort(int rank, const char *msg)
-{
-    if (msg) {
-        char line[1300];
-        snprintf(line, sizeof line, "rank %d: %s; the job stops", rank, msg);
-        tn_cli_warn(line);
-    }
-    fflush(stderr);
-    /* MPI_Abort has the launcher end every process, and MPICH's Hydra may do so before it has
-     * forwarded the message above (1 run in 30 lost it on a loaded machine): a moment first */
-    nanosleep(&(struct timespec){0, 200000000}, NULL);
-    MPI_Abort(MPI_COMM_WORLD, TN_EXIT_INPUT);
-    abort();   /* MPI_Abort does not return */
-}
-
 /* ---- reading ---- */
 
 static void open_files(struct job *j)
@@ -295,41 +280,9 @@ static size_t analyse_ready(struct job *j, const long long *state)
     return held;
 }
 
-/* Wait for a collective without spinning: Open MPI and MPICH poll while a blocking collective
- * waits, which takes the core from a rank still reading or analysing on the same machine.
- * MPI_Test drives the progress; the sleep grows from 1 us to 1 ms. */
-void tn_cluster_wait(MPI_Request *rq, MPI_Status *st)
-{
-    long ns = 1000;
-    for (;;) {
-        int done = 0;
-        MPI_Test(rq, &done, st);
-        if (done)
-            return;
-        struct timespec t = {0, ns};
-        nanosleep(&t, NULL);
-        if (ns < 1000000)
-            ns *= 2;
-    }
-}
-
 static void wait_gently(MPI_Request *rq)
 {
     tn_cluster_wait(rq, MPI_STATUS_IGNORE);
-}
-
-/* A rank with nothing to do waits here while rank 0 works alone.  Everything written is
- * flushed first: with a nonzero status the launcher ends the job when the first rank exits, and
- * rank 0's report must not be in its stdio buffer then (a two-point run with a bad egress file
- * lost the end of its report under ASan). */
-int tn_cluster_share_status(int status)
-{
-    fflush(stdout);
-    fflush(stderr);
-    MPI_Request rq;
-    MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
-    wait_gently(&rq);
-    return status;
 }
 
 static void exchange(struct job *j)
@@ -506,13 +459,18 @@ static void results_out(struct job *j)
     send_results(j, &b);
     b.n = 0;
     size_t n = tn_analyzer_conn_count(j->an);
+    unsigned long long bytes = 0;
     for (size_t i = 0; i < n; i++) {
         tn_conn_pack(tn_analyzer_conn(j->an, i), &b);
         if (b.n >= TN_CLUSTER_RESULT_MSG || i + 1 == n) {
             send_results(j, &b);
+            bytes += b.n;
             b.n = 0;
         }
     }
+    if (getenv("TN_CLUSTER_REPORT"))
+        fprintf(stderr, "rank %d: %zu connections to rank 0: %llu bytes (%.0f per connection)\n", j->rank, n, bytes,
+                n ? (double)bytes / (double)n : 0.0);
     send_results(j, &b);   /* the empty message: the end */
     tn_packbuf_fini(&b);
     tn_analyzer_free(j->an);
