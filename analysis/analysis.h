@@ -446,6 +446,10 @@ struct tn_conn {
     struct tn_addr a, b;       /* a = sender of the first packet seen (the SYN sender if seen) */
     uint16_t a_port, b_port;
     struct tn_time first, last;
+    /* the first and last packet counted: every packet, or those within --from/--to (struct
+     * tn_count_window; the counters of d[] and inf[] count the same packets) */
+    struct tn_time span_first, span_last;
+    bool counted;              /* a packet was counted */
     struct tn_dir_stats d[2];
     uint64_t anomalies;        /* malformed/truncated packets of this connection */
     bool handshake_seen;       /* SYN seen (TCP) / DFCP SYN seen */
@@ -504,6 +508,16 @@ struct tn_out_ref {
     uint32_t part;
 };
 
+/* --from/--to: the packets a TCP connection's counters count (d[], inf[], span_*, anomalies),
+ * [from_ns, to_ns] after the trace's first packet (tn_pkt_place.first_ns) or, with conn_base,
+ * after the connection's own first packet; to_ns 0 = to the end.  The inference sees every
+ * packet all the same (its state warms up before the window); only what it counts is gated. */
+struct tn_count_window {
+    bool on;
+    bool conn_base;
+    int64_t from_ns, to_ns;
+};
+
 struct tn_analysis_cfg {
     bool record_events;        /* keep the event list of each connection */
     bool record_series;        /* keep the time series */
@@ -529,6 +543,7 @@ struct tn_analysis_cfg {
     void (*spill_get)(void *arg, const struct tn_out_ref *ref, void *bytes);
     void *spill_arg;
     unsigned shard;            /* which shard (-j) this analyzer is, 0 .. n-1: for spill_put */
+    struct tn_count_window window;
 };
 
 struct tn_analyzer;
@@ -562,6 +577,8 @@ void tn_analyzer_finish(struct tn_analyzer *a);
 struct tn_pkt_place {
     uint64_t ord;              /* the packet's place in the trace, 1-based */
     int64_t clock_ns;          /* the latest time stamp before it (INT64_MIN at the first) */
+    int64_t first_ns;          /* the earliest time stamp so far, its own included: the base of
+                                * --from/--to (tn_count_window) */
 };
 
 /* The trace totals of one packet (frames, kinds, anomalies, first and last time); returns its

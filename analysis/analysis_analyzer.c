@@ -59,9 +59,10 @@ struct tn_pkt_place tn_analyzer_count(struct tn_analyzer *a, const struct tn_pkt
                                       const char *source)
 {
     struct tn_trace_stats *st = &a->st;
-    struct tn_pkt_place place = {++st->frames, st->have_time ? tn_time_ns(st->last) : INT64_MIN};
+    struct tn_pkt_place place = {++st->frames, st->have_time ? tn_time_ns(st->last) : INT64_MIN, 0};
     if (!st->have_time || tn_time_cmp(p->ts, st->first) < 0)
         st->first = p->ts;
+    place.first_ns = tn_time_ns(st->first);
     if (!st->have_time || tn_time_cmp(p->ts, st->last) > 0)
         st->last = p->ts;
     st->have_time = true;
@@ -258,12 +259,18 @@ void tn_analyzer_add_flow(struct tn_analyzer *a, const struct tn_pkt *p, struct 
         a->last_idx = idx;
     }
     quiet_finish(a, cp, place.clock_ns);
-    if (cp->pub.inf == tn_no_inf && cp->pub.d[0].pkts + cp->pub.d[1].pkts > 0)   /* its second packet */
+    if (cp->pub.inf == tn_no_inf && cp->pkts_seen > 0)   /* its second packet */
         cp->pub.inf = tn_xcalloc(2, sizeof *cp->pub.inf);
+    cp->pkts_seen++;
 
     struct tn_conn *c = &cp->pub;
     enum tn_dir d = dir_of(c, p);
     struct tn_dir_stats *ds = &c->d[d];
+    int64_t t = tn_time_ns(p->ts);
+    struct tn_window_save saved;   /* --from/--to: the counts before a packet outside it */
+    bool outside = !tn_window_counts(&a->cfg.window, c, place.first_ns, t);
+    if (outside)
+        tn_window_save(cp, &saved);
     if (ds->pkts == 0)
         ds->first = p->ts;
     ds->last = p->ts;
@@ -271,6 +278,11 @@ void tn_analyzer_add_flow(struct tn_analyzer *a, const struct tn_pkt *p, struct 
     ds->wire_bytes += p->wirelen;
     if (tn_time_cmp(p->ts, c->last) > 0)
         c->last = p->ts;
+    if (!c->counted)
+        c->span_first = c->span_last = p->ts;
+    else if (tn_time_cmp(p->ts, c->span_last) > 0)
+        c->span_last = p->ts;
+    c->counted = true;
     if (p->anoms.bits)
         c->anomalies++;
     a->ctx.pkt = p;
@@ -278,7 +290,8 @@ void tn_analyzer_add_flow(struct tn_analyzer *a, const struct tn_pkt *p, struct 
         tn_tcp_conn_pkt(&a->ctx, cp, d, p);
     else
         tn_dfcp_conn_pkt(&a->ctx, cp, d, p);
-    int64_t t = tn_time_ns(p->ts);
+    if (outside)
+        tn_window_restore(cp, &saved);
     closed_conns(a, cp, (size_t)idx, t > place.clock_ns ? t : place.clock_ns);
     a->ctx.pkt = NULL;   /* p is the caller's: it is gone when this returns */
 }
@@ -367,7 +380,7 @@ uint64_t tn_dir_rexmits(const struct tn_conn *c, enum tn_dir d)
 
 double tn_dir_throughput_bps(const struct tn_conn *c, enum tn_dir d)
 {
-    double dur = tn_time_diff(c->last, c->first);
+    double dur = tn_time_diff(c->span_last, c->span_first);
     if (dur <= 0)
         return 0;
     return (double)c->d[d].unique_bytes * 8.0 / dur;

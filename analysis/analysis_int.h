@@ -97,7 +97,12 @@ struct tn_dir_priv {
     int64_t last_pkt_ns, prev_pkt_ns;  /* the last two packets of this direction: time, TSval */
     uint32_t last_pkt_tsval, prev_pkt_tsval;
     bool last_pkt_has_ts, prev_pkt_has_ts;
-    uint64_t peer_bytes_at_data;   /* the peer's data bytes at our last data (cause to ACK since?) */
+    uint64_t sent_bytes;       /* data bytes of this direction, all of them (d[].data_bytes counts
+                                * those within --from/--to) */
+    uint64_t peer_bytes_at_data;   /* the peer's sent_bytes at our last data (cause to ACK since?) */
+    uint32_t seg_max_all;      /* the largest data segment, within the window or not */
+    bool window_cut;           /* a packet was outside --from/--to: unique bytes count from */
+    int64_t window_hi;         /* the highest sequence sent before the window (or after it) */
 };
 
 /* DFCP bookkeeping of one connection (analysis_dfcp*.c).  Fixed size: no allocation besides
@@ -141,6 +146,7 @@ struct tn_conn_priv {
     uint32_t rst_ack;                  /* the last RST with ACK: what it answered */
     int8_t rst_dir;                    /* its direction, -1 when none */
     struct tn_dfcp_priv *dfcp;         /* DFCP connections only (NULL for TCP) */
+    uint64_t pkts_seen;                /* packets of the connection, within --from/--to or not */
     bool inferred;                     /* TCP inference finished (closed both ways, or end of
                                         * input) and its state freed */
     bool close_queued;                 /* in the analyzer's queue of closed connections */
@@ -360,6 +366,21 @@ bool tn_ring_grow(void **buf, unsigned *cap, unsigned *head, unsigned n, size_t 
  * monitor<->a; a side whose round trip is at most 10% of the sum is next to the monitor.
  * Needs hs_syn_ns and hs_synack_ns; returns false when nothing was (or could be) set. */
 bool tn_conn_set_handshake(struct tn_conn_priv *cp, int64_t ack_ns);
+
+/* --from/--to for the counters (analysis_window.c): a packet at t outside the window is counted
+ * and then its counts are taken back (what tn_window_save kept). */
+struct tn_window_save {
+    struct tn_dir_stats d[2];
+    struct tn_tcp_infer inf[2];
+    struct tn_time span_first, span_last;
+    bool counted;
+    uint64_t anomalies;
+};
+
+bool tn_window_counts(const struct tn_count_window *w, const struct tn_conn *c, int64_t first_ns,
+                      int64_t t);
+void tn_window_save(const struct tn_conn_priv *cp, struct tn_window_save *s);
+void tn_window_restore(struct tn_conn_priv *cp, const struct tn_window_save *s);
 
 /* Recording (analysis_record.c); each does nothing unless the config asks for it. */
 void tn_rec_series(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,

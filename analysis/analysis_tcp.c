@@ -83,13 +83,21 @@ static bool tail_resent(const struct tn_conn_priv *cp, enum tn_dir d, int64_t st
 {
     const struct tn_dir_priv *dp = &cp->dp[d];
     const struct tn_dir_stats *ds = &cp->pub.d[d];
-    if (start != ds->hi_rel || !dp->ipid_unseen || cp->pub.d[!d].data_bytes != dp->peer_bytes_at_data)
+    if (start != ds->hi_rel || !dp->ipid_unseen || cp->dp[!d].sent_bytes != dp->peer_bytes_at_data)
         return false;
     const struct tn_sender *s = dp->snd;
     if (s && s->sb.una_set && s->sb.una < ds->hi_rel)
         return false;   /* something seen was still unacknowledged */
     double rtt = s && s->rtt.min_ms > 0 ? s->rtt.min_ms : cp->pub.hs_rtt_ms;
     return rtt > 0 && (double)(t - dp->prev_pkt_ns) / 1e6 >= 2 * rtt;
+}
+
+/* The sequence space data covered: from the lowest byte, or within --from/--to from the highest
+ * sent before the window. */
+static uint64_t unique_bytes(const struct tn_dir_stats *ds, const struct tn_dir_priv *dp)
+{
+    int64_t lo = dp->window_cut && dp->window_hi > ds->lo_rel ? dp->window_hi : ds->lo_rel;
+    return (uint64_t)(ds->hi_rel - lo);
 }
 
 /* Counters of one data segment; fills si with how it relates to the data seen before. */
@@ -103,10 +111,13 @@ static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt 
 
     ds->data_pkts++;
     ds->data_bytes += len;
+    dp->sent_bytes += len;
     if (len < ds->seg_min)
         ds->seg_min = len;
     if (len > ds->seg_max)
         ds->seg_max = len;
+    if (len > dp->seg_max_all)
+        dp->seg_max_all = len;
     if (p->payload_caplen < len)
         ds->trunc_pkts++;
     if (rs->mss_seen && len > rs->mss)
@@ -138,7 +149,7 @@ static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt 
             return;
         }
         ds->hi_rel = end;
-        ds->unique_bytes = (uint64_t)(ds->hi_rel - ds->lo_rel);
+        ds->unique_bytes = unique_bytes(ds, dp);
         return;
     }
     if (tail_resent(cp, d, start, t)) {
@@ -180,12 +191,12 @@ static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt 
         if (start < ds->lo_rel)
             ds->lo_rel = start;
     }
-    ds->unique_bytes = (uint64_t)(ds->hi_rel - ds->lo_rel);
+    ds->unique_bytes = unique_bytes(ds, dp);
 }
 
 static void note_data(struct tn_conn_priv *cp, enum tn_dir d)
 {
-    cp->dp[d].peer_bytes_at_data = cp->pub.d[!d].data_bytes;
+    cp->dp[d].peer_bytes_at_data = cp->dp[!d].sent_bytes;
 }
 
 /* Advertised window, scaled when both SYNs carried the option (never in a SYN itself). */
@@ -312,7 +323,7 @@ void tn_tcp_conn_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum 
             cp->rst_dir = (int8_t)d;
         }
     }
-    if (c->d[0].fin && c->d[1].fin)
+    if (cp->dp[0].fin_seen && cp->dp[1].fin_seen)
         c->closed = true;
     if (p->tcp.no_options)
         ds->opts_unknown = true;

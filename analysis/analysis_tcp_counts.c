@@ -17,10 +17,17 @@ static double owin_now(const struct tn_conn *c, enum tn_dir d)
 }
 
 /* The time integral of owin moves on to t with the value it had until now. */
-static void owin_advance(struct tn_dir_stats *ds, int64_t t)
+static void owin_advance(struct tn_dir_stats *ds, int64_t t, bool window)
 {
-    if (ds->owin_t_ns && t > ds->owin_t_ns)
-        ds->owin_area += ds->owin_cur * (double)(t - ds->owin_t_ns);
+    int64_t since = ds->owin_t_ns;
+    if (window) {   /* --from/--to: from the first data segment in the window on */
+        if (!ds->owin_t0_ns)
+            since = t;
+        else if (since < ds->owin_t0_ns)
+            since = ds->owin_t0_ns;
+    }
+    if (ds->owin_t_ns && t > since)
+        ds->owin_area += ds->owin_cur * (double)(t - since);
     if (ds->owin_t_ns)
         ds->owin_t_ns = t;
 }
@@ -57,13 +64,15 @@ void tn_tcp_counts_pkt(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_p
 
     /* owin of the peer changes with this ACK; ours with this data segment */
     if (fl & TN_TCP_ACK) {
-        owin_advance(rs, t);
+        owin_advance(rs, t, cp->dp[!d].window_cut);
         rs->owin_cur = owin_now(c, (enum tn_dir)!d);
     }
     if (len) {
         if (!ds->owin_t_ns)
-            ds->owin_t0_ns = ds->owin_t_ns = t;
-        owin_advance(ds, t);
+            ds->owin_t_ns = t;
+        if (!ds->owin_t0_ns)
+            ds->owin_t0_ns = t;
+        owin_advance(ds, t, cp->dp[d].window_cut);
         double w = owin_now(c, d);
         ds->owin_cur = w;
         ds->owin_n++;

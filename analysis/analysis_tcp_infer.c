@@ -102,13 +102,13 @@ static void infer_handshake(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp
     if ((fl & TN_TCP_ACK) && !(fl & TN_TCP_RST))
         syn_rto_end(ctx, cp, d, p);
     if ((fl & (TN_TCP_SYN | TN_TCP_ACK)) == TN_TCP_SYN && d == TN_A2B) {
-        if (cp->hs_syn_ns && c->d[d].syn > 1 && p->tcp.seq == c->d[d].isn)
+        if (cp->hs_syn_ns && p->tcp.seq == c->d[d].isn)   /* (a SYN before this one) */
             syn_rexmit(ctx, cp, d, p, t, cp->hs_syn_ns);
         cp->hs_syn_ns = t;
         return;
     }
     if ((fl & (TN_TCP_SYN | TN_TCP_ACK)) == (TN_TCP_SYN | TN_TCP_ACK) && d == TN_B2A) {
-        if (cp->hs_synack_ns && c->d[d].syn > 1 && p->tcp.seq == c->d[d].isn)
+        if (cp->hs_synack_ns && p->tcp.seq == c->d[d].isn)
             syn_rexmit(ctx, cp, d, p, t, cp->hs_synack_ns);
         cp->hs_synack_ns = t;
         return;
@@ -241,7 +241,7 @@ static double on_advance(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, e
         tn_stat_add(&inf->rtt_ms, rtt);
         /* full-sized: within the 40 option bytes (RFC 9293 §3.1) of the receiver's MSS */
         const struct tn_dir_stats *rcv = &c->d[d];
-        if (rcv->mss_seen ? seg_len + 40 >= rcv->mss : seg_len >= c->d[sd].seg_max)
+        if (rcv->mss_seen ? seg_len + 40 >= rcv->mss : seg_len >= cp->dp[sd].seg_max_all)
             tn_stat_add(&inf->rtt_full_ms, rtt);
         tn_rtt_sample(&s->rtt, rtt);
         tn_rec_series(ctx, c, sd, TN_SER_RTT_MS, t, rtt);

@@ -217,7 +217,7 @@ int tn_outputs_write(const struct tn_options *o, const struct tn_analyzer *an, c
 {
     struct tn_out_ctx x = {.o = o, .an = an};
     x.picked = tn_outputs_resolve_picks(o, an, &x.npicked);
-    x.sel = (struct tn_selection){x.picked, x.npicked};
+    x.sel = (struct tn_selection){.idx = x.picked, .n = x.npicked};
     const struct tn_trace_stats *st = tn_analyzer_stats(an);
     int64_t t0 = st->have_time ? tn_time_ns(st->first) : 0;
     x.view = (struct tn_view){
@@ -230,6 +230,21 @@ int tn_outputs_write(const struct tn_options *o, const struct tn_analyzer *an, c
     };
     if (o->npicks && x.npicked == 0)
         tn_cli_warn("--connection: no connection matches the selection");
+    bool *counted = NULL;
+    if (o->from_ns || o->to_ns) {   /* --from/--to: the connections with packets in the window */
+        size_t n = tn_analyzer_conn_count(an), nmask = 1;
+        for (size_t i = 0; i < n; i++)
+            if (tn_analyzer_conn(an, i)->idx >= nmask)
+                nmask = (size_t)tn_analyzer_conn(an, i)->idx + 1;
+        counted = tn_xcalloc(nmask, sizeof *counted);
+        for (size_t i = 0; i < n; i++) {
+            const struct tn_conn *c = tn_analyzer_conn(an, i);
+            counted[c->idx] = c->counted && tn_selected(x.view.sel, c->idx);
+        }
+        x.sel.mask = counted;
+        x.sel.nmask = nmask;
+        x.view.sel = &x.sel;
+    }
     int status = TN_EXIT_OK;
     struct tn_err terr;
     if (o->truth_file && tn_truth_load(o->truth_file, &x.truth, &terr) < 0) {
@@ -249,5 +264,6 @@ int tn_outputs_write(const struct tn_options *o, const struct tn_analyzer *an, c
     tn_multi_fini(&x.multi);
     tn_truth_free(x.truth);
     free(x.picked);
+    free(counted);
     return status;
 }

@@ -25,6 +25,9 @@ void tn_pipeline_analysis_cfg(const struct tn_options *o, struct tn_analysis_cfg
         /* every packet only where one is written out: packets.csv, --xplot-full */
         .packet_cap = o->csv_dir || (o->xplot_dir && o->xplot_full) ? 0 : TN_FIGURE_PACKETS,
         .interval_ns = o->interval_ns,
+        /* --from/--to: the counters count the window, the inference sees every packet */
+        .window = {.on = o->from_ns || o->to_ns, .conn_base = o->time_base_conn,
+                   .from_ns = o->from_ns, .to_ns = o->to_ns},
     };
     /* the multi-flow outputs: per-window bytes of each flow (merged records keep their byte
      * sums, so figures' caps are fine) and RTT samples and goodput for the queue estimate */

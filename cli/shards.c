@@ -151,7 +151,7 @@ void tn_shards_retire(struct tn_shards *s, int64_t now_ns, int64_t idle_ns)
 {
     for (unsigned i = 0; i < s->n; i++) {
         struct item *it = slot(s, &s->w[i]);
-        it->place = (struct tn_pkt_place){0, now_ns};
+        it->place = (struct tn_pkt_place){.ord = 0, .clock_ns = now_ns};
         it->retire_idle_ns = idle_ns;
     }
 }

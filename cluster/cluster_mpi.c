@@ -202,7 +202,7 @@ static int owner_of(uint64_t hash, int nranks)
 /* One packet of a connection owned here, at its place in the trace of one process. */
 static void analyse(struct job *j, const struct tn_pkt *p, uint64_t key, int64_t clock)
 {
-    struct tn_pkt_place place = {key, clock};
+    struct tn_pkt_place place = {.ord = key, .clock_ns = clock};
     if (j->workers)
         tn_shards_pkt(j->workers, p, place);
     else
@@ -560,7 +560,9 @@ static int run_experiment(struct job *j)
 /* Inputs and outputs that one rank handles best alone. */
 static bool divisible(const struct tn_options *o)
 {
-    return !(o->tui || o->iface || o->ns2_file || o->ningress || o->ingress_if || o->write_file || o->nfiles == 0);
+    /* (--from/--to: the window counts from the trace's first packet, which only rank 0 reads) */
+    return !(o->tui || o->iface || o->ns2_file || o->ningress || o->ingress_if || o->write_file || o->nfiles == 0 ||
+             o->from_ns || o->to_ns);
 }
 
 static void job_report(const struct job *j)

@@ -10,10 +10,13 @@
 #include "views.h"
 #include "common.h"
 
-/* Which connections to show: all when n == 0, else those whose idx is listed. */
+/* Which connections to show: all when n == 0, else those whose idx is listed; with a mask, those
+ * whose mask[idx] is set (--from/--to: the connections with packets in the window). */
 struct tn_selection {
     const unsigned *idx;
     size_t n;
+    const bool *mask;          /* [nmask], by connection number */
+    size_t nmask;
 };
 
 bool tn_selected(const struct tn_selection *sel, unsigned idx);
@@ -35,9 +38,18 @@ int64_t tn_view_origin(const struct tn_view *v, const struct tn_conn *c);
  * back on the wire (ISN + relative, modulo 2^32) with --absolute-seq. */
 uint64_t tn_view_seq(const struct tn_view *v, const struct tn_conn *c, unsigned dir, uint64_t rel);
 
-static inline bool tn_view_time(const struct tn_view *v, int64_t t_ns)
+/* How far connection c's window lies from the trace's: with --time-base conn, --from/--to count
+ * from c's first packet (as the analysis counts them, struct tn_count_window), else 0. */
+static inline int64_t tn_view_shift(const struct tn_view *v, const struct tn_conn *c)
 {
-    return (!v->from_ns || t_ns >= v->from_ns) && (!v->to_ns || t_ns <= v->to_ns);
+    return v->conn_time && c && v->t0_ns ? tn_time_ns(c->first) - v->t0_ns : 0;
+}
+
+/* Is time t_ns of connection c within the window? */
+static inline bool tn_view_time(const struct tn_view *v, const struct tn_conn *c, int64_t t_ns)
+{
+    int64_t s = tn_view_shift(v, c);
+    return (!v->from_ns || t_ns >= v->from_ns + s) && (!v->to_ns || t_ns <= v->to_ns + s);
 }
 
 /* Figure options (render_plot*.c). */

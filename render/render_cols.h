@@ -115,8 +115,9 @@ extern const size_t tn_block_ncols;
 extern const struct tn_col tn_exp_cols[];
 extern const size_t tn_exp_ncols;
 
-/* The rows of one series in the view (v NULL: all), into series.csv. */
+/* The rows of one series in the view (v NULL: all), into series.csv; c is the connection of a
+ * per-connection series (its window with --time-base conn), NULL for a multi-flow one. */
 void tn_csv_series_rows(struct tn_csvfile *f, unsigned conn, int dir, const char *name, const struct tn_series *s,
-                        int prec, const struct tn_view *v);
+                        int prec, const struct tn_view *v, const struct tn_conn *c);
 
 #endif

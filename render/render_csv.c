@@ -26,8 +26,8 @@
     X(P, a_port, UINT, 0, tn_cell_u(o, true, c->a_port))                                           \
     X(P, b_addr, TEXT, 0, tn_cell_s(o, true, tn_addr_str(&c->b, o->buf, sizeof o->buf)))           \
     X(P, b_port, UINT, 0, tn_cell_u(o, true, c->b_port))                                           \
-    X(P, first_s, TIME, 0, tn_cell_t(o, true, tn_time_ns(c->first)))                               \
-    X(P, last_s, TIME, 0, tn_cell_t(o, true, tn_time_ns(c->last)))                                 \
+    X(P, first_s, TIME, 0, tn_cell_t(o, true, tn_time_ns(c->span_first)))                               \
+    X(P, last_s, TIME, 0, tn_cell_t(o, true, tn_time_ns(c->span_last)))                                 \
     X(P, state, TEXT, 0, tn_cell_s(o, true, tn_conn_state_name(tn_conn_state(c))))                 \
     BOTH(X, P, pkts, true)                                                                         \
     BOTH(X, P, data_pkts, true)                                                                    \
@@ -85,10 +85,10 @@ const struct tn_col tn_series_cols[] = {SERIES_COLUMNS(TN_COL_ENTRY, series)};
 const size_t tn_series_ncols = TN_ARRAY_LEN(tn_series_cols);
 
 void tn_csv_series_rows(struct tn_csvfile *f, unsigned conn, int dir, const char *name, const struct tn_series *s,
-                        int prec, const struct tn_view *v)
+                        int prec, const struct tn_view *v, const struct tn_conn *c)
 {
     for (size_t j = 0; j < s->n; j++) {
-        if (v && !tn_view_time(v, s->pts[j].t_ns))
+        if (v && !tn_view_time(v, c, s->pts[j].t_ns))
             continue;
         struct tn_series_row row = {conn, dir, name, &s->pts[j], prec};
         tn_cols_csv_row(f, tn_series_cols, tn_series_ncols, &row);
@@ -128,7 +128,7 @@ int tn_csv_write_events(const char *dir, const struct tn_analyzer *a, const stru
             continue;
         for (size_t k = 0; k < c->nevents; k++) {
             const struct tn_event *e = &c->events[k];
-            if (!tn_view_time(v, e->t_ns))
+            if (!tn_view_time(v, c, e->t_ns))
                 continue;
             struct tn_event_row row = {c, e, v};
             tn_cols_csv_row(&f, tn_event_cols, tn_event_ncols, &row);
@@ -153,7 +153,7 @@ int tn_csv_write_series(const char *dir, const struct tn_analyzer *a, const stru
         for (unsigned d = 0; d < 2; d++)
             for (int k = 0; k < TN_SER_COUNT; k++)
                 tn_csv_series_rows(&f, c->idx, (int)d, tn_series_kind_name((enum tn_series_kind)k),
-                                   &c->series[d][k], 3, v);
+                                   &c->series[d][k], 3, v, c);
     }
     return tn_csvfile_close(&f, err);
 }

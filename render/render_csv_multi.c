@@ -56,7 +56,7 @@ struct app {
 /* Rows of one series: conn 0 and dir < 0 are empty cells. */
 static void rows(struct app *w, unsigned conn, int dir, const char *name, const struct tn_series *s, int prec)
 {
-    tn_csv_series_rows(&w->f, conn, dir, name, s, prec, w->v);
+    tn_csv_series_rows(&w->f, conn, dir, name, s, prec, w->v, NULL);
 }
 
 /* The ns-2 link whose queue goes to series.csv: the one with most drops, then the fullest. */

@@ -88,7 +88,7 @@ int tn_csv_write_packets(const char *dir, const struct tn_analyzer *a, const str
         if (!tn_selected(v ? v->sel : NULL, c->idx))
             continue;
         for (size_t k = 0; k < c->npkts; k++) {
-            if (v && !tn_view_time(v, c->pkts[k].t_ns))
+            if (v && !tn_view_time(v, c, c->pkts[k].t_ns))
                 continue;
             struct tn_packet_row row = {c, &c->pkts[k], v};
             tn_cols_csv_row(&f, tn_packet_cols, tn_packet_ncols, &row);

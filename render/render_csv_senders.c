@@ -27,7 +27,7 @@ static const struct tn_dfcp_infer no_dfcp;   /* a connection without DFCP state 
 
 static double duration_s(const struct tn_conn *c)
 {
-    return tn_time_diff(c->last, c->first);
+    return tn_time_diff(c->span_last, c->span_first);
 }
 
 /* near_sender / near_receiver / middle / unknown, from the handshake's timing */

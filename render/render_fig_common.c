@@ -19,10 +19,11 @@ bool tn_fig_window(const struct tn_conn *c, const struct tn_view *v, int64_t *fr
 {
     int64_t f = tn_time_ns(c->first);
     int64_t t = tn_time_ns(c->last);
-    if (v && v->from_ns && v->from_ns > f)
-        f = v->from_ns;
-    if (v && v->to_ns && v->to_ns < t)
-        t = v->to_ns;
+    int64_t shift = v ? tn_view_shift(v, c) : 0;
+    if (v && v->from_ns && v->from_ns + shift > f)
+        f = v->from_ns + shift;
+    if (v && v->to_ns && v->to_ns + shift < t)
+        t = v->to_ns + shift;
     *from = f;
     *to = t;
     return t >= f;

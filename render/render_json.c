@@ -22,7 +22,7 @@ static void write_all(FILE *out, const struct tn_analyzer *a, const struct tn_vi
         }
         for (size_t k = 0; k < c->nevents; k++) {
             struct tn_event_row row = {c, &c->events[k], v};
-            if (tn_view_time(v, c->events[k].t_ns))
+            if (tn_view_time(v, c, c->events[k].t_ns))
                 tn_cols_json_row(out, "event", tn_event_cols, tn_event_ncols, &row);
         }
     }

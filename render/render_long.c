@@ -129,7 +129,7 @@ static void tcp_rows(FILE *out, const struct tn_conn *c)
     tn_long_row_u(out, "snaplen-cut data pkts:", x->trunc_pkts, y->trunc_pkts);
     /* throughput: every payload byte (retransmissions too); goodput: the sequence space covered,
      * both over the connection's duration (experiment.csv and senders.csv use the same) */
-    double dur = tn_time_diff(c->last, c->first);
+    double dur = tn_time_diff(c->span_last, c->span_first);
     snprintf(p[0], 32, "%.0f", dur > 0 ? (double)x->data_bytes * 8 / dur : 0);
     snprintf(q[0], 32, "%.0f", dur > 0 ? (double)y->data_bytes * 8 / dur : 0);
     tn_long_row_s(out, "throughput (bit/s):", p[0], q[0]);
@@ -211,9 +211,9 @@ static void one_conn(FILE *out, const struct tn_conn *c, const struct tn_long_op
     fprintf(out, "\thost b:        %s\n", tn_endpoint_str(&c->b, c->b_port, bb, sizeof bb));
     fprintf(out, "\tstate:         %s\n", tn_conn_state_name(tn_conn_state(c)));
     fprintf(out, "\thandshake:     %s\n", c->handshake_seen ? "seen" : "not seen");
-    fprintf(out, "\tfirst packet:  %.6f\n", tn_time_to_double(c->first));
-    fprintf(out, "\tlast packet:   %.6f\n", tn_time_to_double(c->last));
-    fprintf(out, "\telapsed time:  %.6f s\n", tn_time_diff(c->last, c->first));
+    fprintf(out, "\tfirst packet:  %.6f\n", tn_time_to_double(c->span_first));
+    fprintf(out, "\tlast packet:   %.6f\n", tn_time_to_double(c->span_last));
+    fprintf(out, "\telapsed time:  %.6f s\n", tn_time_diff(c->span_last, c->span_first));
     fprintf(out, "\ttotal packets: %" PRIu64 "\n", c->d[0].pkts + c->d[1].pkts);
     fprintf(out, "\tanomalies:     %" PRIu64 "\n", c->anomalies);
     fprintf(out, "   %-48s %s\n", "a->b:", "b->a:");

@@ -6,6 +6,8 @@
 
 bool tn_selected(const struct tn_selection *sel, unsigned idx)
 {
+    if (sel && sel->mask)
+        return idx < sel->nmask && sel->mask[idx];
     if (!sel || sel->n == 0)
         return true;
     for (size_t i = 0; i < sel->n; i++)

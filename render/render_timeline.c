@@ -28,13 +28,13 @@ void tn_report_timeline(FILE *out, const struct tn_analyzer *a, const struct tn_
         size_t shown = 0;
         for (size_t k = 0; k < c->nevents; k++) {
             const struct tn_event *e = &c->events[k];
-            if (!tn_view_time(v, e->t_ns))
+            if (!tn_view_time(v, c, e->t_ns))
                 continue;
             /* a run of duplicate ACKs for the same sequence is one line */
             size_t run = k;
             while (e->kind == TN_EV_DUPACK && run + 1 < c->nevents &&
                    c->events[run + 1].kind == TN_EV_DUPACK && c->events[run + 1].seq == e->seq &&
-                   c->events[run + 1].dir == e->dir && tn_view_time(v, c->events[run + 1].t_ns))
+                   c->events[run + 1].dir == e->dir && tn_view_time(v, c, c->events[run + 1].t_ns))
                 run++;
             if (run > k) {
                 const struct tn_event *last = &c->events[run];

@@ -177,7 +177,7 @@ int tn_ui_export(struct tn_ui *ui)
     }
     tn_ui_message(ui, "exporting the figures of #%u ...", r->idx);
     draw_all(ui);
-    struct tn_selection sel = {&r->idx, 1};
+    struct tn_selection sel = {.idx = &r->idx, .n = 1};
     struct tn_view v = {.sel = &sel};
     struct tn_err err = {0};
     /* The analyzer must not change while the figures read it: the capture thread waits for this

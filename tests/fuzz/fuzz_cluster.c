@@ -124,7 +124,8 @@ __attribute__((noinline)) static void feed(const struct tn_options *o, struct tn
         if (!used)
             return;   /* the job would end here */
         (void)tn_analyzer_count(an, &r.pkt, 0, o->files[r.file]);
-        struct tn_pkt_place place = {(uint64_t)r.file << 40 | (r.pkt.num & (((uint64_t)1 << 40) - 1)), r.clock_ns};
+        struct tn_pkt_place place = {.ord = (uint64_t)r.file << 40 | (r.pkt.num & (((uint64_t)1 << 40) - 1)),
+                                     .clock_ns = r.clock_ns};
         tn_analyzer_add_flow(an, &r.pkt, place);
         off += used;
     }

@@ -276,7 +276,7 @@ START_TEST(test_plot_all_names)
     /* a selection of one connection writes only its figures, and no fairness figure */
     mk_tmpdir("sel");
     unsigned pick = bulk_conn(an)->idx;
-    struct tn_selection sel = {&pick, 1};
+    struct tn_selection sel = {.idx = &pick, .n = 1};
     v.sel = &sel;
     ck_assert_int_eq(tn_plot_write_all(tmpdir, an, &v, &po, &err), 0);
     ck_assert(!exists(tmpdir, "fairness.png"));

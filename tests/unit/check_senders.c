@@ -243,7 +243,7 @@ static void check_capture(const char *path)
     for (size_t i = 0; i < tn_analyzer_conn_count(an); i++) {
         const struct tn_conn *c = tn_analyzer_conn(an, i);
         unsigned idx = c->idx;
-        struct tn_selection sel = {&idx, 1};
+        struct tn_selection sel = {.idx = &idx, .n = 1};
         char *report = NULL;
         size_t len = 0;
         FILE *fp = open_memstream(&report, &len);
