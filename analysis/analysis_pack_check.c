@@ -116,7 +116,8 @@ static bool dfcp_ok(const struct tn_conn_priv *cp)
 bool tn_conn_unpacked_ok(const struct tn_conn_priv *cp)
 {
     const struct tn_conn *c = &cp->pub;
-    const bool *bools[] = {&c->handshake_seen, &c->synack_seen, &c->reset, &c->closed, &c->dfcp_over_udp};
+    const bool *bools[] = {&c->handshake_seen, &c->synack_seen, &c->reset, &c->closed, &c->dfcp_over_udp,
+                           &c->counted};
     for (size_t i = 0; i < TN_ARRAY_LEN(bools); i++)
         if (!bool_ok(bools[i]))
             return false;
@@ -125,7 +126,7 @@ bool tn_conn_unpacked_ok(const struct tn_conn_priv *cp)
     if ((c->proto != TN_PK_TCP && !dfcp) || dfcp != (cp->dfcp != NULL) || dfcp != (c->dfcp != &tn_no_dfcp))
         return false;
     if (!addr_ok(&c->a) || !addr_ok(&c->b) || (unsigned)c->vantage > TN_VP_MIDDLE || !time_ok(c->first) ||
-        !time_ok(c->last) || !ns_ok(c->hs_ack_ns) || !dir_ok(&c->d[0]) || !dir_ok(&c->d[1]))
+        !time_ok(c->last) || !time_ok(c->span_first) || !time_ok(c->span_last) || !ns_ok(c->hs_ack_ns) || !dir_ok(&c->d[0]) || !dir_ok(&c->d[1]))
         return false;
     if (c->inf != tn_no_inf && (!infer_ok(&c->inf[0]) || !infer_ok(&c->inf[1])))
         return false;
