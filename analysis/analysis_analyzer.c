@@ -51,6 +51,7 @@ void tn_analyzer_free(struct tn_analyzer *a)
     if (a->reading)
         tn_conn_priv_destroy(a->reading);
     tn_packbuf_fini(&a->spill);
+    free(a->wsave);
     tn_flowtab_free(a->flows);
     free(a);
 }
@@ -62,7 +63,8 @@ struct tn_pkt_place tn_analyzer_count(struct tn_analyzer *a, const struct tn_pkt
     struct tn_pkt_place place = {++st->frames, st->have_time ? tn_time_ns(st->last) : INT64_MIN, 0};
     if (!st->have_time || tn_time_cmp(p->ts, st->first) < 0)
         st->first = p->ts;
-    place.first_ns = tn_time_ns(st->first);
+    if (a->cfg.window.on)   /* (the window's base; not needed otherwise) */
+        place.first_ns = tn_time_ns(st->first);
     if (!st->have_time || tn_time_cmp(p->ts, st->last) > 0)
         st->last = p->ts;
     st->have_time = true;
@@ -267,10 +269,9 @@ void tn_analyzer_add_flow(struct tn_analyzer *a, const struct tn_pkt *p, struct 
     enum tn_dir d = dir_of(c, p);
     struct tn_dir_stats *ds = &c->d[d];
     int64_t t = tn_time_ns(p->ts);
-    struct tn_window_save saved;   /* --from/--to: the counts before a packet outside it */
-    bool outside = !tn_window_counts(&a->cfg.window, c, place.first_ns, t);
-    if (outside)
-        tn_window_save(cp, &saved);
+    struct tn_window_save *saved = NULL;   /* --from/--to: the counts before a packet outside it */
+    if (a->cfg.window.on && !tn_window_counts(&a->cfg.window, c, place.first_ns, t))
+        saved = tn_window_save(&a->wsave, cp);
     if (ds->pkts == 0)
         ds->first = p->ts;
     ds->last = p->ts;
@@ -290,8 +291,8 @@ void tn_analyzer_add_flow(struct tn_analyzer *a, const struct tn_pkt *p, struct 
         tn_tcp_conn_pkt(&a->ctx, cp, d, p);
     else
         tn_dfcp_conn_pkt(&a->ctx, cp, d, p);
-    if (outside)
-        tn_window_restore(cp, &saved);
+    if (saved)
+        tn_window_restore(cp, saved);
     closed_conns(a, cp, (size_t)idx, t > place.clock_ns ? t : place.clock_ns);
     a->ctx.pkt = NULL;   /* p is the caller's: it is gone when this returns */
 }

@@ -236,6 +236,7 @@ struct tn_analyzer {
     struct tn_conn_priv *reading; /* a retired connection read back for an output */
     size_t reading_k;
     struct tn_packbuf spill;      /* bytes of the connection being retired or read back */
+    struct tn_window_save *wsave; /* --from/--to: the counts before a packet outside the window */
 };
 
 /* Retirement (analysis_retire.c). */
@@ -377,9 +378,11 @@ struct tn_window_save {
     uint64_t anomalies;
 };
 
+/* Does a packet of c at t lie within the window w (on)? */
 bool tn_window_counts(const struct tn_count_window *w, const struct tn_conn *c, int64_t first_ns,
                       int64_t t);
-void tn_window_save(const struct tn_conn_priv *cp, struct tn_window_save *s);
+/* Keep cp's counts in *buf (allocated at the first use, freed by the analyzer); returns it. */
+struct tn_window_save *tn_window_save(struct tn_window_save **buf, const struct tn_conn_priv *cp);
 void tn_window_restore(struct tn_conn_priv *cp, const struct tn_window_save *s);
 
 /* Recording (analysis_record.c); each does nothing unless the config asks for it. */

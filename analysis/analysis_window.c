@@ -27,14 +27,17 @@
 bool tn_window_counts(const struct tn_count_window *w, const struct tn_conn *c, int64_t first_ns,
                       int64_t t)
 {
-    if (!w->on || c->proto != TN_PK_TCP)
+    if (c->proto != TN_PK_TCP)
         return true;
     int64_t base = w->conn_base ? tn_time_ns(c->first) : first_ns;
     return t >= base + w->from_ns && (!w->to_ns || t <= base + w->to_ns);
 }
 
-void tn_window_save(const struct tn_conn_priv *cp, struct tn_window_save *s)
+struct tn_window_save *tn_window_save(struct tn_window_save **buf, const struct tn_conn_priv *cp)
 {
+    if (!*buf)
+        *buf = tn_xmalloc(sizeof **buf);
+    struct tn_window_save *s = *buf;
     const struct tn_conn *c = &cp->pub;
     memcpy(s->d, c->d, sizeof s->d);
     memcpy(s->inf, c->inf, sizeof s->inf);
@@ -42,6 +45,7 @@ void tn_window_save(const struct tn_conn_priv *cp, struct tn_window_save *s)
     s->span_last = c->span_last;
     s->counted = c->counted;
     s->anomalies = c->anomalies;
+    return s;
 }
 
 #define PUT_BACK(to, from, f) memcpy(&(to).f, &(from).f, sizeof (to).f);
