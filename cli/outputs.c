@@ -232,13 +232,15 @@ int tn_outputs_write(const struct tn_options *o, const struct tn_analyzer *an, c
         tn_cli_warn("--connection: no connection matches the selection");
     bool *counted = NULL;
     if (o->from_ns || o->to_ns) {   /* --from/--to: the connections with packets in the window */
-        size_t n = tn_analyzer_conn_count(an), nmask = 1;
-        for (size_t i = 0; i < n; i++)
-            if (tn_analyzer_conn(an, i)->idx >= nmask)
-                nmask = (size_t)tn_analyzer_conn(an, i)->idx + 1;
+        size_t n = tn_analyzer_conn_count(an), nmask = n + 1;   /* (one read of each connection) */
         counted = tn_xcalloc(nmask, sizeof *counted);
         for (size_t i = 0; i < n; i++) {
             const struct tn_conn *c = tn_analyzer_conn(an, i);
+            if (c->idx >= nmask) {   /* numbers run past the count after evictions */
+                counted = tn_xrealloc(counted, (size_t)c->idx * 2 * sizeof *counted);
+                memset(counted + nmask, 0, ((size_t)c->idx * 2 - nmask) * sizeof *counted);
+                nmask = (size_t)c->idx * 2;
+            }
             counted[c->idx] = c->counted && tn_selected(x.view.sel, c->idx);
         }
         x.sel.mask = counted;
