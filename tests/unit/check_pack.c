@@ -2,7 +2,9 @@
  * every packet of three samples read back from tn_pkt_pack's bytes equals the dissected one;
  * an analyzer adopting every connection of another through tn_conn_pack / tn_conn_unpack
  * writes byte-identical CSV files (TCP with losses, DFCP blocks, several connections); cut or
- * foreign bytes are refused. */
+ * foreign bytes are refused, and so is a connection holding a value the analysis never makes
+ * (fuzz_cluster found a TCP connection claiming to be DFCP read a NULL DFCP state in
+ * senders.csv); a short connection packs to about a third of its structs. */
 #include <check.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -11,6 +13,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "analysis_int.h"   /* struct tn_conn_priv: what tn_conn_pack reads after the summary */
 #include "capture.h"
 #include "dissect.h"
 #include "pipeline_helper.h"
@@ -162,6 +165,89 @@ START_TEST(test_conn_round_trip)
 }
 END_TEST
 
+/* conn packed with one field changed: refused by tn_conn_unpack */
+static void refused(const struct tn_conn *c, const char *what)
+{
+    struct tn_packbuf b = {0};
+    tn_conn_pack(c, &b);
+    size_t used = 0;
+    struct tn_conn *got = tn_conn_unpack(b.p, b.n, &used);
+    ck_assert_msg(got == NULL, "a connection with %s was taken", what);
+    tn_packbuf_fini(&b);
+}
+
+START_TEST(test_conn_foreign_values_refused)
+{
+    struct tn_analysis_cfg cfg = {.record_events = true};
+    struct tn_analyzer *an = tn_test_load(samples[1], &cfg);   /* CUBIC with losses: events */
+    ck_assert_ptr_nonnull(an);
+    const struct tn_conn *c = NULL;
+    for (size_t i = 0; i < tn_analyzer_conn_count(an) && !c; i++)
+        if (tn_analyzer_conn(an, i)->nevents > 0)
+            c = tn_analyzer_conn(an, i);
+    ck_assert_ptr_nonnull(c);
+    ck_assert(!c->retired);   /* a whole connection, not a retired summary */
+    /* as packed, it is taken */
+    struct tn_packbuf b = {0};
+    tn_conn_pack(c, &b);
+    size_t used = 0;
+    struct tn_conn *ok = tn_conn_unpack(b.p, b.n, &used);
+    ck_assert_ptr_nonnull(ok);
+    ck_assert_uint_eq(used, b.n);
+    tn_conn_unpacked_free(ok);
+    tn_packbuf_fini(&b);
+
+    /* a copy of the whole connection (tn_conn_pack reads its DFCP state after the summary);
+     * it shares c's arrays: packed, never freed */
+    struct tn_conn_priv xp = *(const struct tn_conn_priv *)c;
+    struct tn_conn *xc = &xp.pub;
+    xc->proto = TN_PK_DFCP;
+    refused(xc, "the kind DFCP and no DFCP state");
+    xp = *(const struct tn_conn_priv *)c;
+    xc->proto = (enum tn_pkt_kind)7;
+    refused(xc, "an unknown kind");
+    xp = *(const struct tn_conn_priv *)c;
+    memset(&xc->closed, 2, 1);   /* a bool that holds 2 */
+    refused(xc, "a bool holding 2");
+    xp = *(const struct tn_conn_priv *)c;
+    xc->vantage = (enum tn_vantage)9;
+    refused(xc, "an unknown vantage point");
+    xp = *(const struct tn_conn_priv *)c;
+    xc->first.nsec = 1000000000u;
+    refused(xc, "a time stamp fraction of a whole second");
+    xp = *(const struct tn_conn_priv *)c;
+    xc->d[1].last.sec = -5;
+    refused(xc, "a time stamp before 1970");
+    xp = *(const struct tn_conn_priv *)c;
+    struct tn_event ev = c->events[0];
+    ev.kind = TN_EV_COUNT;
+    xc->events = &ev;
+    xc->nevents = 1;
+    refused(xc, "an unknown event kind");
+    ev = c->events[0];
+    memset(ev.detail, 'x', sizeof ev.detail);
+    refused(xc, "an event detail without its end");
+    tn_analyzer_free(an);
+}
+END_TEST
+
+/* Short connections' summaries and inference results are mostly zeros: packed sparse. */
+START_TEST(test_conn_sparse)
+{
+    struct tn_analysis_cfg cfg = {0};
+    struct tn_analyzer *an = tn_test_load(samples[0], &cfg);   /* iperf3's parallel connections */
+    ck_assert_ptr_nonnull(an);
+    struct tn_packbuf b = {0};
+    size_t n = tn_analyzer_conn_count(an);
+    for (size_t i = 0; i < n; i++)
+        tn_conn_pack(tn_analyzer_conn(an, i), &b);
+    size_t raw = n * (sizeof(struct tn_conn) + 2 * sizeof(struct tn_tcp_infer));
+    ck_assert_msg(b.n * 2 < raw, "%zu connections packed into %zu bytes, their structs are %zu", n, b.n, raw);
+    tn_packbuf_fini(&b);
+    tn_analyzer_free(an);
+}
+END_TEST
+
 Suite *tn_pack_suite(void)
 {
     Suite *s = suite_create("pack");
@@ -169,6 +255,8 @@ Suite *tn_pack_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_pkt_round_trip, 0, (int)NSAMPLES);
     tcase_add_loop_test(tc, test_conn_round_trip, 0, (int)NSAMPLES);
+    tcase_add_test(tc, test_conn_foreign_values_refused);
+    tcase_add_test(tc, test_conn_sparse);
     suite_add_tcase(s, tc);
     return s;
 }
