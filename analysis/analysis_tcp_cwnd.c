@@ -534,6 +534,8 @@ static double own_decrease(const struct flavour_run *r, double w)
     s.priv = priv;
     if (r->ops->priv_size)
         memcpy(priv, r->sk.priv, r->ops->priv_size);
+    w = round(w);   /* a whole number of segments, as Linux's snd_cwnd: the flavours round
+                     * their ssthresh down from it (floor(13.9 / 2) / 13.9 is no Reno's half) */
     s.cwnd = s.prior_cwnd = w;
     s.ssthresh = s.cwnd = r->ops->ssthresh(&s);
     if (r->ops->cwnd_event)

@@ -204,11 +204,12 @@ void tn_ep_fill(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_di
 }
 
 void tn_ep_idle_check(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
-                      const struct tn_pkt *p, int64_t t)
+                      const struct tn_pkt *p, int64_t t, int64_t start)
 {
     struct tn_sender *s = cp->dp[d].snd;
-    const struct tn_dir_stats *ds = &cp->pub.d[d];
-    if (!s->last_send_ns || !s->sb.una_set || s->sb.una < ds->hi_rel)
+    /* (the highest sequence seen already counts this segment: what was outstanding before
+     * it is what lies below its start) */
+    if (!s->last_send_ns || !s->sb.una_set || s->sb.una < start)
         return;   /* something was outstanding: not idle */
     int64_t since = s->last_send_ns > s->last_ack_ns ? s->last_send_ns : s->last_ack_ns;
     double idle = tn_ms_between(t, since);

@@ -31,8 +31,8 @@ void tn_ep_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
 /* Segment si filled a gap at t: reordering, a loss before the monitor, or a capture miss. */
 void tn_ep_fill(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
                 const struct tn_pkt *p, int64_t t, struct tn_seginfo *si);
-/* New data of sender d at t: after an idle period? */
+/* New data of sender d at t, starting at relative sequence start: after an idle period? */
 void tn_ep_idle_check(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
-                      const struct tn_pkt *p, int64_t t);
+                      const struct tn_pkt *p, int64_t t, int64_t start);
 
 #endif

@@ -150,7 +150,7 @@ static void infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enu
     s->interval_bytes += p->payload_len;
     switch (si->cls) {
     case TN_SEG_NEW:
-        tn_ep_idle_check(ctx, cp, d, p, t);
+        tn_ep_idle_check(ctx, cp, d, p, t, si->start);
         tn_rtt_sent(&s->rtt, si->start, si->end, t);
         break;
     case TN_SEG_REXMIT:
