@@ -46,7 +46,8 @@ void tn_analyzer_free(struct tn_analyzer *a)
     }
     free(a->conns);
     free(a->active);
-    free(a->closed);
+    free(a->closed.v);
+    free(a->half_open.v);
     tn_brief_slabs_free(a->slabs);
     if (a->reading)
         tn_conn_priv_destroy(a->reading);
@@ -99,6 +100,23 @@ struct tn_pkt_place tn_analyzer_count(struct tn_analyzer *a, const struct tn_pkt
     return place;
 }
 
+static void push(struct tn_idxq *q, size_t k)
+{
+    if (q->head > 0 && q->head == q->n)
+        q->head = q->n = 0;
+    tn_grow((void **)&q->v, &q->cap, q->n + 1, sizeof *q->v);
+    q->v[q->n++] = k;
+}
+
+static void keep_compact(struct tn_idxq *q)
+{
+    if (q->head > 4096 && q->head * 2 > q->n) {
+        memmove(q->v, q->v + q->head, (q->n - q->head) * sizeof *q->v);
+        q->n -= q->head;
+        q->head = 0;
+    }
+}
+
 /* Side a is the sender of the first packet, except that a SYN-ACK's receiver is the SYN sender. */
 static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt *p, uint64_t ord)
 {
@@ -144,6 +162,8 @@ static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt 
     tn_grow((void **)&a->active, &a->cap_active, a->nactive + 1, sizeof *a->active);
     a->active[a->nactive++] = a->nconns - 1;
     c->idx = ++a->numbered;
+    if (pure_syn && a->cfg.spill_put)
+        push(&a->half_open, a->nconns - 1);
     return cp;
 }
 
@@ -184,6 +204,12 @@ static void finish_conn(struct tn_analyzer *a, struct tn_conn_priv *cp)
         tn_dfcp_conn_finish(&a->ctx, cp);
 }
 
+/* Does slot k still hold a connection with its state? */
+static bool whole(const struct tn_analyzer *a, size_t k)
+{
+    return !tn_slot_is_brief(a->conns[k]) && !a->conns[k]->pub.retired;
+}
+
 /* Queue a connection that just closed both ways; finish the inference of those quiet since.
  * now is the trace clock (never earlier than the place's clock): a queued connection that
  * missed the sweep (one in front of it was not quiet yet) is finished at its next packet by
@@ -192,29 +218,48 @@ static void closed_conns(struct tn_analyzer *a, struct tn_conn_priv *cp, size_t 
 {
     if (cp->pub.proto == TN_PK_TCP && !cp->close_queued && !cp->inferred && tn_tcp_conn_closed(cp)) {
         cp->close_queued = true;
-        if (a->closed_head > 0 && a->closed_head == a->nclosed)
-            a->closed_head = a->nclosed = 0;
-        tn_grow((void **)&a->closed, &a->cap_closed, a->nclosed + 1, sizeof *a->closed);
-        a->closed[a->nclosed++] = idx;
+        push(&a->closed, idx);
     }
-    while (a->closed_head < a->nclosed) {
-        size_t k = a->closed[a->closed_head];
-        struct tn_conn_priv *q = a->conns[k];
-        if (!tn_slot_is_brief(q) && !q->pub.retired) {
-            if (!q->inferred) {
-                if (now - tn_time_ns(q->pub.last) < CLOSE_QUIET_NS)
-                    break;
-                tn_tcp_conn_finish(&a->ctx, q);
-            }
-            tn_analyzer_retire_conn(a, k);   /* with a store: its brief only from now on */
+    struct tn_idxq *q = &a->closed;
+    for (; q->head < q->n; q->head++) {
+        size_t k = q->v[q->head];
+        if (!whole(a, k))
+            continue;
+        struct tn_conn_priv *c = a->conns[k];
+        if (!c->inferred) {
+            if (now - tn_time_ns(c->pub.last) < CLOSE_QUIET_NS)
+                break;
+            tn_tcp_conn_finish(&a->ctx, c);
         }
-        a->closed_head++;
+        tn_analyzer_retire_conn(a, k);   /* with a store: its brief only from now on */
     }
-    if (a->closed_head > 4096 && a->closed_head * 2 > a->nclosed) {   /* keep the queue compact */
-        memmove(a->closed, a->closed + a->closed_head, (a->nclosed - a->closed_head) * sizeof *a->closed);
-        a->nclosed -= a->closed_head;
-        a->closed_head = 0;
+    keep_compact(q);
+}
+
+/* With a store, a connection that is one SYN and nothing else leaves memory once the trace
+ * clock passed its SYN by this much.  Any delay gives the same outputs (it comes back whole
+ * with its next packet, and for the outputs); this one keeps in memory the SYNs a LAN answers
+ * (the handshakes of the lab captures take 0.1-1 ms) and lets a flood's go after 10 ms of
+ * trace time: a SYN-ACK later than that costs one read of its 1.7 KB. */
+#define HALF_OPEN_QUIET_NS 10000000
+
+static void half_open_conns(struct tn_analyzer *a, int64_t now)
+{
+    if (!a->cfg.spill_put)
+        return;
+    struct tn_idxq *q = &a->half_open;
+    for (; q->head < q->n; q->head++) {
+        size_t k = q->v[q->head];
+        const struct tn_conn_priv *c = a->conns[k];
+        /* gone, or got its second packet; or its SYN's time stamp started its sender's state
+         * (the echo RTT), which the store does not keep: it stays */
+        if (!whole(a, k) || c->pub.inf != tn_no_inf || c->dp[0].snd || c->dp[1].snd)
+            continue;
+        if (now - tn_time_ns(c->pub.last) < HALF_OPEN_QUIET_NS)
+            break;
+        tn_analyzer_retire_conn(a, k);
     }
+    keep_compact(q);
 }
 
 /* A closed connection whose packet comes after the trace clock passed its quiet time: what
@@ -293,7 +338,9 @@ void tn_analyzer_add_flow(struct tn_analyzer *a, const struct tn_pkt *p, struct 
         tn_dfcp_conn_pkt(&a->ctx, cp, d, p);
     if (saved)
         tn_window_restore(cp, saved);
-    closed_conns(a, cp, (size_t)idx, t > place.clock_ns ? t : place.clock_ns);
+    int64_t now = t > place.clock_ns ? t : place.clock_ns;
+    closed_conns(a, cp, (size_t)idx, now);
+    half_open_conns(a, now);
     a->ctx.pkt = NULL;   /* p is the caller's: it is gone when this returns */
 }
 

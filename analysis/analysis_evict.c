@@ -65,6 +65,17 @@ static bool never(const void *arg, long idx)
     return false;
 }
 
+/* The queue's entries at their new indexes, those dropped left out. */
+static void remap(struct tn_idxq *q, const long *moved)
+{
+    size_t n = 0;
+    for (size_t i = q->head; i < q->n; i++)
+        if (moved[q->v[i]] >= 0)
+            q->v[n++] = (size_t)moved[q->v[i]];
+    q->head = 0;
+    q->n = n;
+}
+
 void tn_analyzer_evict(struct tn_analyzer *a)
 {
     tn_analyzer_compact_active(a);   /* no brief is a victim: they hold no state */
@@ -109,12 +120,8 @@ void tn_analyzer_evict(struct tn_analyzer *a)
             tn_flowtab_set(a->flows, tn_flow_hash_between(b->proto, &b->a, b->a_port, &b->b, b->b_port), (long)k,
                            never, NULL);
         }
-    size_t nc = 0;
-    for (size_t i = a->closed_head; i < a->nclosed; i++)
-        if (moved[a->closed[i]] >= 0)
-            a->closed[nc++] = (size_t)moved[a->closed[i]];
-    a->closed_head = 0;
-    a->nclosed = nc;
+    remap(&a->closed, moved);
+    remap(&a->half_open, moved);
     a->last_idx = -1;
     free(moved);
 }

@@ -216,6 +216,12 @@ struct tn_analyzer_ctx {
                                 * NULL outside tn_analyzer_add (finish, retirement) */
 };
 
+/* A queue of connection indexes, oldest first (analysis_analyzer.c). */
+struct tn_idxq {
+    size_t *v;
+    size_t head, n, cap;
+};
+
 /* The analyzer (analysis_analyzer.c; its table is kept bounded by analysis_evict.c). */
 struct tn_analyzer {
     struct tn_analysis_cfg cfg;
@@ -228,8 +234,9 @@ struct tn_analyzer {
     long last_idx;                /* the previous packet's connection, -1: none */
     size_t *active;               /* indexes of the connections not retired */
     size_t nactive, cap_active;
-    size_t *closed;               /* TCP connections closed both ways or reset, in closing */
-    size_t closed_head, nclosed, cap_closed;   /* order: they end once they are quiet */
+    struct tn_idxq closed;        /* TCP connections closed both ways, in closing order: their
+                                   * inference ends once they are quiet */
+    struct tn_idxq half_open;     /* connections of one SYN, in the order of their SYN */
     size_t nstale;                /* entries of active that are briefs now (dropped lazily) */
     size_t nretired;              /* connections retired to their brief */
     struct tn_brief_slab *slabs;  /* the briefs, newest slab first */

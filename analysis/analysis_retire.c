@@ -11,7 +11,7 @@
 void tn_analyzer_retire_conn(struct tn_analyzer *a, size_t k)
 {
     struct tn_conn_priv *cp = a->conns[k];
-    TN_BUG_ON(tn_slot_is_brief(cp) || !cp->inferred);
+    TN_BUG_ON(tn_slot_is_brief(cp) || cp->dp[0].snd || cp->dp[1].snd);   /* no sender state left */
     if (!a->cfg.spill_put)
         return;
     a->spill.n = 0;
@@ -34,8 +34,9 @@ void tn_analyzer_retire_conn(struct tn_analyzer *a, size_t k)
 }
 
 /* The bytes of brief b back into a connection, numbered as the brief is (a shard's merge
- * renumbers the briefs). */
-static struct tn_conn_priv *read_back(const struct tn_analyzer *a, const struct tn_conn_brief *b)
+ * renumbers the briefs); for an output, one retired before its end (one SYN) is finished as
+ * tn_analyzer_finish would have. */
+static struct tn_conn_priv *read_back(const struct tn_analyzer *a, const struct tn_conn_brief *b, bool for_output)
 {
     struct tn_packbuf *buf = (struct tn_packbuf *)&a->spill;   /* scratch, not state */
     if (buf->cap < b->out.len) {
@@ -47,18 +48,15 @@ static struct tn_conn_priv *read_back(const struct tn_analyzer *a, const struct 
     struct tn_conn_priv *cp = tn_conn_priv_unpack(buf->p, b->out.len);
     TN_BUG_ON(!cp);   /* our own bytes, read back as written */
     cp->pub.idx = b->idx;
+    if (for_output && !cp->inferred)
+        tn_tcp_conn_finish(&((struct tn_analyzer *)a)->ctx, cp);   /* ctx: the config, no packet */
     return cp;
 }
 
 void tn_analyzer_revive(struct tn_analyzer *a, size_t k)
 {
     struct tn_conn_brief *b = tn_slot_brief(a->conns[k]);
-    if (a->reading && a->reading_k == k) {   /* already read back for an output */
-        a->conns[k] = a->reading;
-        a->reading = NULL;
-    } else {
-        a->conns[k] = read_back(a, b);
-    }
+    a->conns[k] = read_back(a, b, false);
     a->nretired--;
     /* it is active again (its slot in the active list may still be there, stale) */
     tn_analyzer_compact_active(a);
@@ -78,7 +76,7 @@ const struct tn_conn *tn_analyzer_read_retired(const struct tn_analyzer *a, size
         if (m->reading)
             tn_conn_priv_destroy(m->reading);
         m->reading = NULL;
-        m->reading = read_back(a, tn_slot_brief(a->conns[k]));
+        m->reading = read_back(a, tn_slot_brief(a->conns[k]), true);
         m->reading_k = k;
     }
     return &m->reading->pub;

@@ -32,7 +32,8 @@ void tn_analyzer_merge(struct tn_analyzer *into, struct tn_analyzer *const *shar
         sh->nretired = sh->nstale = 0;
         /* the connections are into's now: the shard keeps an empty table */
         sh->nconns = sh->nactive = 0;
-        sh->closed_head = sh->nclosed = 0;
+        sh->closed.head = sh->closed.n = 0;
+        sh->half_open.head = sh->half_open.n = 0;
         sh->last_idx = -1;
     }
     /* ordinals are unique (one packet starts one connection): the order is total */

@@ -6,12 +6,12 @@
 #   tests/bench/scale_bench.sh [CACHE_DIR]      (default /tmp/tcptrace-ng-scale)
 #
 # Environment: BIN (tcptrace-ng to time; default build-rel/tcptrace-ng, built Release if missing),
-#   WORKLOADS (default "short50k short500k syn1m bulk8"; also syn200k), JOBS (-j N for the
+#   WORKLOADS (default "short50k short500k syn1m bulk8"; also short200k, syn200k), JOBS (-j N for the
 #   threaded run, default nproc), REPS (timed runs, best wall time kept; default 1), CSV_WORKLOADS (those also
 #   timed with --csv; default "short50k bulk8").
 #
 # Workloads (tests/bench/gen_workload.c, generated once into CACHE_DIR):
-#   short50k / short500k   complete short connections (handshake, a data segment each way,
+#   short50k / short200k / short500k   complete short connections (handshake, a data segment each way,
 #                          FIN both ways, last ACK: 9 packets), about 4000 open at once
 #   syn1m / syn200k        1,000,000 / 200,000 lone SYNs from distinct sources (a flood)
 #   bulk8                  8 bulk flows, 1,000,000 packets
@@ -46,6 +46,7 @@ fi
 file_of() {
     case $1 in
     short50k) echo "short 50000" ;;
+    short200k) echo "short 200000" ;;
     short500k) echo "short 500000" ;;
     syn1m) echo "syn 1000000" ;;
     syn200k) echo "syn 200000" ;;

@@ -408,6 +408,43 @@ START_TEST(test_retired_bytes)
 }
 END_TEST
 
+/* A flood of 5000 lone SYNs 1 ms apart, then the SYN-ACK of the first: with a store all but the
+ * SYNs of the last 10 ms leave memory (the first comes back for its SYN-ACK), each costing at
+ * most 512 bytes on the heap; every connection reads back as without a store. */
+START_TEST(test_half_open_retired)
+{
+    enum { N = 5000 };
+    struct mem_store m = {0};
+    struct tn_analysis_cfg cfg = {.spill_put = mem_put, .spill_get = mem_get, .spill_arg = &m};
+    struct tn_pkt *v = tn_xcalloc(N + 1, sizeof *v);
+    for (uint32_t i = 0; i < N; i++)
+        v[i] = pkt_of(i, true, 1000, 0, S, 0, T0 + (int64_t)i * 1000000);
+    v[N] = pkt_of(0, false, 5000, 1001, S | A, 0, T0 + (int64_t)N * 1000000);
+    size_t before = heap_in_use();
+    struct tn_analyzer *an = tn_analyzer_new(&cfg);
+    for (size_t k = 0; k < N; k++)
+        tn_analyzer_add(an, &v[k], TN_DIS_OK, "test");
+    size_t per_syn = (heap_in_use() - before - m.cap) / N;
+    tn_analyzer_add(an, &v[N], TN_DIS_OK, "test");
+    ck_assert_uint_ge(tn_analyzer_retired(an), N - 12);
+    ck_assert_uint_eq(m.gets, 1);   /* connection 1, back for its SYN-ACK */
+    struct tn_analyzer *kept = tn_analyzer_new(NULL);
+    for (size_t k = 0; k <= N; k++)
+        tn_analyzer_add(kept, &v[k], TN_DIS_OK, "test");
+    tn_analyzer_finish(an);
+    tn_analyzer_finish(kept);
+    ck_assert_uint_eq(tn_analyzer_conn_count(an), N);
+    for (size_t k = 0; k < N; k++)
+        same_conn_results(tn_analyzer_conn(kept, k), tn_analyzer_conn(an, k));
+    ck_assert_uint_eq(tn_analyzer_conn(an, 0)->d[TN_B2A].pkts, 1);
+    tn_analyzer_free(kept);
+    tn_analyzer_free(an);
+    free(m.p);
+    free(v);
+    ck_assert_uint_le(per_syn, 512);
+}
+END_TEST
+
 /* A connection that is one SYN carrying 4708 bytes (tcpdump's bgp-ub.pcap; TCP Fast Open sends
  * data on SYNs too): its sender's results are written when it finishes, so it cannot share the
  * lone SYNs' read-only zeros (it crashed the program). */
@@ -439,6 +476,7 @@ Suite *tn_scale_suite(void)
     tcase_add_test(tc, test_syn_with_data_alone);
     tcase_add_test(tc, test_retired_same_as_kept);
     tcase_add_test(tc, test_retired_bytes);
+    tcase_add_test(tc, test_half_open_retired);
     suite_add_tcase(s, tc);
     return s;
 }
