@@ -70,6 +70,7 @@ struct tn_sender {
     int64_t first_send_ns;     /* first and last data segment sent */
     int64_t last_send_ns;
     int64_t last_ack_ns;       /* last ACK from the receiver */
+    uint64_t last_activity_pkt;/* the packet of the later of the two (an idle period's start) */
     int64_t last_progress_ns;  /* last ACK that advanced una */
     bool zero_window;          /* receiver advertised zero */
     uint32_t rwnd;             /* last window advertised to this sender (scaled) */

@@ -223,8 +223,12 @@ void tn_ep_idle_check(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
     size_t before = cp->pub.nevents;
     tn_rec_event(ctx, &cp->pub, d, TN_EV_IDLE_START, p, (uint64_t)s->sb.una, 0,
                  "nothing outstanding, nothing sent");
-    if (cp->pub.nevents > before)
-        cp->pub.events[before].t_ns = since;   /* the idle period began at the last activity */
+    if (cp->pub.nevents > before) {   /* the idle period began at the last activity, at its
+                                         * packet (numbers are per file: a later file's packet
+                                         * would sort it before events of that moment) */
+        cp->pub.events[before].t_ns = since;
+        cp->pub.events[before].pkt = s->last_activity_pkt;
+    }
     tn_rec_event(ctx, &cp->pub, d, TN_EV_IDLE_END, p, (uint64_t)s->sb.una, 0,
                  "sender idle %.0f ms with nothing outstanding (> rto_est %.0f ms)", idle, thresh);
 }

@@ -169,6 +169,7 @@ static void infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enu
         s->sb.una_set = true;
     }
     s->last_send_ns = t;
+    s->last_activity_pkt = p->num;
     if (!s->first_send_ns)
         s->first_send_ns = t;
     tn_replay_advance(ctx, cp, d, t);
@@ -321,6 +322,7 @@ static void infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
     struct tn_scoreboard *b = &s->sb;
     interval_flush(ctx, c, sd, s, t);
     s->last_ack_ns = t;
+    s->last_activity_pkt = p->num;
     b->sack = c->d[0].sack_ok && c->d[1].sack_ok;
     int64_t newly_sacked = 0;
     if (p->tcp.opt.nsack) {
