@@ -303,7 +303,7 @@ struct tn_tcp_infer {
     double flavor_confidence;          /* 0..1 */
     double cc_score[TN_CC_COUNT];           /* per flavour: fit error plus decrease error, lower
                                              * is better (< 0: not scored) */
-    char cc_evidence[320];                  /* the classifier's evidence, in words */
+    char cc_evidence[512];                  /* the classifier's evidence, in words */
     double pacing_bps;                      /* the chosen flavour's pacing rate at the end (bit/s, 0: not paced) */
     double model_bw_bps, model_min_rtt_ms;  /* a model-based flavour's bandwidth and min RTT */
     double inflight_cap_bytes;              /* its inflight cap (cwnd) at the end, bytes */

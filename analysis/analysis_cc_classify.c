@@ -116,15 +116,23 @@ static bool same_replay(const struct tn_cc_fit *a, const struct tn_cc_fit *b)
 static size_t add(char *buf, size_t len, size_t at, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Appends one clause; a clause that does not fit is left out whole, with the text ended by
+ * " ..." and nothing added after it, so that the evidence never stops mid-sentence. */
+#define EV_MORE " ..."
+
 static size_t add(char *buf, size_t len, size_t at, const char *fmt, ...)
 {
-    if (at >= len)
+    if (at >= len)   /* full: a clause was left out */
         return at;
+    size_t room = len - at - (sizeof EV_MORE - 1);   /* len > sizeof EV_MORE: the buffer's size */
     va_list ap;
     va_start(ap, fmt);
-    int k = vsnprintf(buf + at, len - at, fmt, ap);
+    int k = vsnprintf(buf + at, room, fmt, ap);
     va_end(ap);
-    return k > 0 ? at + (size_t)k : at;
+    if (k >= 0 && (size_t)k < room)
+        return at + (size_t)k;
+    memcpy(buf + at, EV_MORE, sizeof EV_MORE);
+    return len;
 }
 
 /* Does flavour a beat b?  By the decrease when their decreases differ beyond what the

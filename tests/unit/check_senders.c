@@ -216,7 +216,7 @@ static void check_inference(const char *report, const struct tn_sender_row *row,
     ck_assert_msg(strtoull(v[0], 0, 10) == rec && strtoull(v[1], 0, 10) == rto, "%s: episodes", what);
     p = strstr(b, "congestion control:");
     ck_assert(p != NULL);
-    char name[32], conf[32], evidence[400], want[500];
+    char name[32], conf[32], evidence[600], want[700];
     cell_text(row, "cc", 0, name, sizeof name);
     cell_text(row, "cc_confidence", 2, conf, sizeof conf);
     if (strcmp(name, "unknown") == 0)
