@@ -518,6 +518,8 @@ struct tn_count_window {
     int64_t from_ns, to_ns;
 };
 
+struct tn_conn_brief;
+
 struct tn_analysis_cfg {
     bool record_events;        /* keep the event list of each connection */
     bool record_series;        /* keep the time series */
@@ -542,6 +544,11 @@ struct tn_analysis_cfg {
     bool (*spill_put)(void *arg, unsigned shard, const void *bytes, size_t n, struct tn_out_ref *ref);
     void (*spill_get)(void *arg, const struct tn_out_ref *ref, void *bytes);
     void *spill_arg;
+    /* Called after a connection went to the store, with its brief (b->out: where in the store)
+     * and the bytes the store got; on the thread that retired it.  The ranks of an MPI job
+     * stream them to rank 0 as they retire (cluster_mpi.c). */
+    void (*on_retire)(void *arg, const struct tn_conn_brief *b, const void *bytes, size_t n);
+    void *on_retire_arg;
     unsigned shard;            /* which shard (-j) this analyzer is, 0 .. n-1: for spill_put */
     struct tn_count_window window;
 };
@@ -732,6 +739,17 @@ void tn_conn_unpacked_free(struct tn_conn *c);
  * connection, numbered idx (above the numbers it has; 0: the next number); a owns it from now
  * on. */
 void tn_analyzer_adopt(struct tn_analyzer *a, struct tn_conn *c, unsigned idx);
+
+/* Analyzer a (fed no packets, with a store: cfg.spill_get) takes a connection retired in
+ * another analyzer by its brief b, whose bytes (what on_retire got) lie in a's store at
+ * b->out: as tn_analyzer_adopt, numbered next, read back from the store by the outputs
+ * (analysis_adopt.c). */
+void tn_analyzer_adopt_retired(struct tn_analyzer *a, const struct tn_conn_brief *b);
+
+/* Of the connections adopted with the same first packet (tn_conn.ord), only the last adopted
+ * stays: a connection retired, then brought back by a late packet, comes again later.  The
+ * others keep their order; numbers are left to tn_analyzer_merge.  Returns how many went. */
+size_t tn_analyzer_keep_latest(struct tn_analyzer *a);
 
 /* Replace a's trace totals (the shards' totals, merged by the caller). */
 void tn_analyzer_set_stats(struct tn_analyzer *a, const struct tn_trace_stats *st);

@@ -23,6 +23,8 @@ void tn_analyzer_retire_conn(struct tn_analyzer *a, size_t k)
     tn_conn_brief_of(&cp->pub, b);
     b->out = out;
     b->retired = true;
+    if (a->cfg.on_retire)
+        a->cfg.on_retire(a->cfg.on_retire_arg, b, a->spill.p, a->spill.n);
     tn_conn_priv_destroy(cp);
     a->conns[k] = tn_brief_slot(b);   /* the flow table still finds it, by the brief */
     if (a->last_idx == (long)k)

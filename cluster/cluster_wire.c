@@ -5,6 +5,9 @@
 #include "cluster_wire.h"
 #include "source.h"
 
+/* The latest time stamp pcap holds (the capture layer keeps them within TN_TIME_SEC_MAX). */
+#define CLOCK_MAX (TN_TIME_SEC_MAX * 1000000000 + 999999999)
+
 size_t tn_cluster_rec_pack(uint32_t file, int64_t clock_ns, const struct tn_pkt *p, uint8_t *out)
 {
     memcpy(out, &file, 4);
@@ -18,14 +21,35 @@ size_t tn_cluster_rec_unpack(const uint8_t *in, size_t n, int nfiles, struct tn_
         return 0;
     memcpy(&r->file, in, 4);
     memcpy(&r->clock_ns, in + 4, 8);
+    r->first_ns = INT64_MAX;
     if (nfiles <= 0 || r->file >= (uint32_t)nfiles)
         return 0;
     size_t used = tn_pkt_unpack(in + TN_CLUSTER_REC_HEAD, n - TN_CLUSTER_REC_HEAD, &r->pkt);
     /* the clock is a time stamp read before (pcap's range, TN_TIME_SEC_MAX), or none (INT64_MIN) */
-    const int64_t clock_max = TN_TIME_SEC_MAX * 1000000000 + 999999999;
-    if (!used || (r->clock_ns != INT64_MIN && (r->clock_ns < 0 || r->clock_ns > clock_max)))
+    if (!used || (r->clock_ns != INT64_MIN && (r->clock_ns < 0 || r->clock_ns > CLOCK_MAX)))
         return 0;
     return TN_CLUSTER_REC_HEAD + used;
+}
+
+size_t tn_cluster_wrec_pack(uint32_t file, int64_t clock_ns, int64_t first_ns, const struct tn_pkt *p,
+                            uint8_t *out)
+{
+    memcpy(out, &first_ns, 8);
+    return 8 + tn_cluster_rec_pack(file, clock_ns, p, out + 8);
+}
+
+size_t tn_cluster_wrec_unpack(const uint8_t *in, size_t n, int nfiles, struct tn_cluster_rec *r)
+{
+    int64_t first;
+    if (n < 8)
+        return 0;
+    memcpy(&first, in, 8);
+    size_t used = tn_cluster_rec_unpack(in + 8, n - 8, nfiles, r);
+    /* a time stamp its reader read: pcap's range, and never after the packet's own */
+    if (!used || first < 0 || first > CLOCK_MAX || first > tn_time_ns(r->pkt.ts))
+        return 0;
+    r->first_ns = first;
+    return 8 + used;
 }
 
 /* ---- trace totals ---- */
@@ -141,6 +165,73 @@ int tn_cluster_conns_unpack(const uint8_t *in, size_t n, struct tn_analyzer *int
         if (!c)
             return -1;
         tn_analyzer_adopt(into, c, 0);
+        off += used;
+    }
+    return 0;
+}
+
+/* ---- connections retired during the run ---- */
+
+void tn_cluster_retired_pack(const struct tn_conn_brief *b, const void *bytes, size_t n, struct tn_packbuf *out)
+{
+    struct tn_conn_brief head = *b;
+    head.out = (struct tn_out_ref){0};   /* the sender's store means nothing to rank 0 */
+    uint32_t len = (uint32_t)n;
+    tn_packbuf_put(out, &head, sizeof head);
+    tn_packbuf_put(out, &len, sizeof len);
+    tn_packbuf_put(out, bytes, n);
+}
+
+/* A brief as the analysis makes one (tn_conn_brief_of): a TCP or DFCP connection between two
+ * addresses of one family, a state of enum tn_conn_state, bools of 0 or 1 (read as bytes: a
+ * bool holding 2 is undefined to load). */
+static bool brief_ok(const struct tn_conn_brief *b)
+{
+    uint8_t udp, retired;
+    memcpy(&udp, &b->dfcp_over_udp, 1);
+    memcpy(&retired, &b->retired, 1);
+    return (b->proto == TN_PK_TCP || b->proto == TN_PK_DFCP) && b->state <= TN_ST_PARTIAL && udp <= 1 &&
+           retired == 1 && (b->a.family == 4 || b->a.family == 6) && b->b.family == b->a.family &&
+           (b->proto == TN_PK_DFCP || !udp);
+}
+
+size_t tn_cluster_retired_unpack(const uint8_t *in, size_t n, struct tn_conn_brief *b, const uint8_t **bytes,
+                                 size_t *len)
+{
+    uint32_t l32;
+    if (n < sizeof *b + sizeof l32)
+        return 0;
+    memcpy(b, in, sizeof *b);
+    memcpy(&l32, in + sizeof *b, sizeof l32);
+    if (!brief_ok(b) || l32 == 0 || l32 > n - sizeof *b - sizeof l32)
+        return 0;
+    *bytes = in + sizeof *b + sizeof l32;
+    *len = l32;
+    return sizeof *b + sizeof l32 + l32;
+}
+
+int tn_cluster_retired_adopt(const uint8_t *in, size_t n, struct tn_analyzer *into, unsigned part)
+{
+    const struct tn_analysis_cfg *cfg = tn_analyzer_cfg(into);
+    size_t off = 0;
+    while (off < n) {
+        struct tn_conn_brief b;
+        const uint8_t *bytes;
+        size_t len, used = tn_cluster_retired_unpack(in + off, n - off, &b, &bytes, &len);
+        /* the connection's bytes begin as tn_conn_pack's: they must read as a connection, whose
+         * values the analysis makes, with the brief's first packet (its key) */
+        size_t cused = 0;
+        struct tn_conn *c = used ? tn_conn_unpack(bytes, len, &cused) : NULL;
+        if (!c || c->ord != b.ord) {
+            tn_conn_unpacked_free(c);
+            return -1;
+        }
+        if (cfg->spill_put && cfg->spill_put(cfg->spill_arg, part, bytes, len, &b.out)) {
+            tn_conn_unpacked_free(c);
+            tn_analyzer_adopt_retired(into, &b);
+        } else {
+            tn_analyzer_adopt(into, c, 0);   /* no store (or it is full): kept in memory */
+        }
         off += used;
     }
     return 0;

@@ -25,6 +25,7 @@
 struct tn_cluster_rec {
     uint32_t file;
     int64_t clock_ns;
+    int64_t first_ns;          /* a windowed record's (below); INT64_MAX in a plain one */
     struct tn_pkt pkt;
 };
 
@@ -34,6 +35,13 @@ size_t tn_cluster_rec_pack(uint32_t file, int64_t clock_ns, const struct tn_pkt 
 /* Reads one record at in (n bytes there) naming one of nfiles files; returns its length, 0 when
  * it is cut or malformed. */
 size_t tn_cluster_rec_unpack(const uint8_t *in, size_t n, int nfiles, struct tn_cluster_rec *r);
+
+/* A windowed run's record (--from/--to): the earliest time stamp its reader had read, its own
+ * included (i64, the window's base: tn_pkt_place.first_ns), then the record. */
+#define TN_CLUSTER_WREC_MAX (8 + TN_CLUSTER_REC_MAX)
+size_t tn_cluster_wrec_pack(uint32_t file, int64_t clock_ns, int64_t first_ns, const struct tn_pkt *p,
+                            uint8_t *out);
+size_t tn_cluster_wrec_unpack(const uint8_t *in, size_t n, int nfiles, struct tn_cluster_rec *r);
 
 /* A rank's trace totals (with evicted connections added), the file of each anomaly's first
  * packet written as its index in files (pointers mean nothing on another rank). */
@@ -50,6 +58,22 @@ int tn_cluster_stats_merge(const uint8_t *in, size_t n, const char *const *files
  * order (tn_analyzer_adopt, numbered next).  0, or -1 when one is malformed (those before it
  * are into's). */
 int tn_cluster_conns_unpack(const uint8_t *in, size_t n, struct tn_analyzer *into);
+
+/* A connection retired during the run (analysis cfg.on_retire), streamed to rank 0: its brief
+ * (struct tn_conn_brief, the sender's store reference zeroed), the length of its bytes (u32) and
+ * the bytes (what the sender's store got: tn_conn_pack's bytes and the rest of its state). */
+void tn_cluster_retired_pack(const struct tn_conn_brief *b, const void *bytes, size_t n, struct tn_packbuf *out);
+
+/* Reads one such item at in (n bytes there): *b its brief, *bytes and *len the connection's
+ * bytes (in the input).  Returns its length, 0 when it is cut or malformed. */
+size_t tn_cluster_retired_unpack(const uint8_t *in, size_t n, struct tn_conn_brief *b, const uint8_t **bytes,
+                                 size_t *len);
+
+/* Every item at in (n bytes) into analyzer into: the bytes to into's store (cfg.spill_put, as
+ * store part `part`) and the connection adopted by its brief (tn_analyzer_adopt_retired); with
+ * no room in the store, adopted whole.  0, or -1 when one is malformed (its bytes must read as
+ * a connection with the brief's first packet; those before it are into's). */
+int tn_cluster_retired_adopt(const uint8_t *in, size_t n, struct tn_analyzer *into, unsigned part);
 
 /* An experiment trace's results: its exit status (i32), trace totals (no file names: the
  * experiment table names the trace), the number of connections (u64) and each connection with

@@ -9,6 +9,10 @@
 #    packets, and with threads inside the ranks (-np 2 -j 3);
 #  - --timeline, --json, the fairness and parallel-transfer sections and every figure are those
 #    of one process on the same pieces (packet numbers restart in each file, as in one process);
+#  - connections retired during the run travel to rank 0 as they retire, and one retired and
+#    brought back by a late packet (its port reused) counts once, as its last version;
+#  - a window (--from/--to, and from each connection's first packet) divided among the ranks
+#    counts what one process counts, also when a later file is older (the base moves back);
 #  - the pieces of one connection land on different ranks (the report of -np 3 says so);
 #  - an experiment of three traces under -np 3 (a rank per trace) and two capture points around
 #    a router under -np 2 and 3 (a rank per point: rank 1 reads the egress files), also with
@@ -92,6 +96,70 @@ for np in 1 2 3 3h 2j; do
 done
 echo "mpi_shards: ${#wholes[@]} samples in ${#pieces[@]} pieces, $(($(wc -l <"$d/one/connections.csv") - 1)) connections," \
      "$(($(wc -l <"$d/one/events.csv") - 1)) events, $(ls "$d/one" | wc -l) CSV files: -np 1 2 3 (3 reading in turn, 2 with -j 3) = one process"
+
+# 1b. connections retired during the run (closed both ways and quiet: issue 12's store) go to
+# rank 0 with the rounds, and rank 0 keeps only their brief: eight lab captures in time order,
+# in pieces, in rounds of 200 packets, then the first one again 130 s later (every port
+# reused): its connections come back from the store on their owner, so a rank other than 0 that
+# sent one during the run sends it again at the end, and rank 0 keeps the last; -l and every
+# CSV file are one process's, also with -j 3 inside the ranks
+d=$tmp/retired
+mkdir -p "$d"
+rpieces=()
+for s in reno-smallq cubic-loss1-owd10 cubic-loss1-owd100 dumbbell-cubic-rtt parkinglot-cubic cubic-owd5 cubic-owd25 cubic-owd50; do
+    [ -f "$src/samples/$s/snd1_eth0.pcap" ] || { echo "mpi_shards: no sample $s; skip"; exit 77; }
+    cut_sample "$src/samples/$s/snd1_eth0.pcap" 700 "$d/$s"
+    rpieces+=("$d/$s"/piece*.pcap)
+done
+editcap -t 130 "$src/samples/reno-smallq/snd1_eth0.pcap" "$d/late.pcap" || exit 1
+rpieces+=("$d/late.pcap")
+"$bin" -l --csv "$d/one" "${rpieces[@]}" >"$d/one.txt" 2>"$d/one.err" || { echo "FAIL: one process (retired): $(cat "$d/one.err")"; fail=1; }
+for np in 2 3 3j; do
+    threads=()
+    [ $np = 3j ] && threads=(-j 3)
+    "${mpi[@]}" $(envx TN_CLUSTER_ROUND=200 TN_CLUSTER_REPORT=1) -np ${np%j} "$bin" "${threads[@]}" -l --csv "$d/np$np" "${rpieces[@]}" \
+        >"$d/np$np.txt" 2>"$d/np$np.err" || { echo "FAIL: retired -np $np exit $?: $(tail -3 "$d/np$np.err")"; fail=1; continue; }
+    same "retired -np $np -l" "$d/one.txt" "$d/np$np.txt"
+    for f in "$d"/one/*.csv; do
+        same "retired -np $np $(basename "$f")" "$f" "$d/np$np/$(basename "$f")"
+    done
+done
+# the run did what it is meant to: ranks other than 0 retired connections during the run, and
+# one came again (-np 3: a connection of the late copy is rank 1's)
+streamed=$(sed -n 's/^rank 0: .*(\([0-9]*\) retired during the run), \([0-9]*\) of them came again.*/\1 \2/p' "$d/np3.err")
+if [ -z "$streamed" ] || [ "${streamed% *}" -eq 0 ] || [ "${streamed#* }" -eq 0 ]; then
+    echo "FAIL: retired -np 3: rank 0 got no connection retired during the run, or none came again: '$streamed'"
+    fail=1
+fi
+echo "mpi_shards: $(($(wc -l <"$d/one/connections.csv") - 1)) connections, retired during the run and sent to rank 0" \
+     "as they go (-np 3: ${streamed% *} of them, ${streamed#* } came again): -np 2 3 (and -j 3) = one process"
+
+# 1c. a window (--from/--to) divided among the ranks: a record carries the earliest time stamp
+# its reader had read (the window's base is the earliest so far), so a later rank's packets
+# count from the trace's first packet as in one process: the lab captures in time order (a
+# window 20-60 s in, and one per connection), and section 1's pieces, whose second sample is
+# older than the first (the base moves back with it)
+d=$tmp/window
+mkdir -p "$d"
+wins=("--from 20 --to 60" "--time-base conn --from 0.5 --to 1.5" "--from 1 --to 2.5")
+for k in 0 1 2; do
+    in=("${rpieces[@]}")
+    [ $k = 2 ] && in=("${pieces[@]}")
+    # shellcheck disable=SC2086  # the window's words
+    "$bin" ${wins[$k]} -l --csv "$d/one$k" "${in[@]}" >"$d/one$k.txt" 2>"$d/one$k.err" ||
+        { echo "FAIL: one process ${wins[$k]}: $(cat "$d/one$k.err")"; fail=1; }
+    for np in 2 3; do
+        # shellcheck disable=SC2086
+        "${mpi[@]}" $(envx TN_CLUSTER_ROUND=200) -np $np "$bin" ${wins[$k]} -l --csv "$d/np$np-$k" "${in[@]}" \
+            >"$d/np$np-$k.txt" 2>"$d/np$np-$k.err" || { echo "FAIL: -np $np ${wins[$k]} exit $?"; fail=1; continue; }
+        same "-np $np ${wins[$k]} -l" "$d/one$k.txt" "$d/np$np-$k.txt"
+        for f in "$d/one$k"/*.csv; do
+            same "-np $np ${wins[$k]} $(basename "$f")" "$f" "$d/np$np-$k/$(basename "$f")"
+        done
+    done
+    [ "$(grep -c '^TCP connection' "$d/one$k.txt")" -gt 0 ] || { echo "FAIL: ${wins[$k]}: no connection in the window"; fail=1; }
+done
+echo "mpi_shards: windows (${wins[*]}): -np 2 3 = one process"
 
 # 2. the views and figures against one process on the same pieces
 d=$tmp/views

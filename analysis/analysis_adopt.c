@@ -1,0 +1,63 @@
+/* analysis_adopt.c - connections retired in another analyzer (an MPI rank's) taken in by their
+ * brief, their bytes in this analyzer's store; and of several copies of one connection the
+ * last, since a connection retired and brought back by a late packet comes again. */
+#include <stdlib.h>
+
+#include "analysis_int.h"
+
+void tn_analyzer_adopt_retired(struct tn_analyzer *a, const struct tn_conn_brief *b)
+{
+    TN_BUG_ON(!a->cfg.spill_get);   /* its bytes are read back from the store */
+    struct tn_conn_brief *nb = tn_brief_new(a);
+    *nb = *b;
+    nb->retired = true;
+    tn_grow((void **)&a->conns, &a->cap, a->nconns + 1, sizeof *a->conns);
+    a->conns[a->nconns++] = tn_brief_slot(nb);
+    nb->idx = ++a->numbered;
+    a->nretired++;
+}
+
+struct ord_pos {
+    uint64_t ord;
+    size_t pos;
+};
+
+static int cmp_ord_pos(const void *x, const void *y)
+{
+    const struct ord_pos *a = x, *b = y;
+    if (a->ord != b->ord)
+        return a->ord < b->ord ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+size_t tn_analyzer_keep_latest(struct tn_analyzer *a)
+{
+    if (a->nconns < 2)
+        return 0;
+    struct ord_pos *v = tn_xmalloc(a->nconns * sizeof *v);
+    for (size_t k = 0; k < a->nconns; k++)
+        v[k] = (struct ord_pos){tn_slot_ord(a->conns[k]), k};
+    qsort(v, a->nconns, sizeof *v, cmp_ord_pos);
+    size_t dropped = 0;
+    for (size_t i = 0; i + 1 < a->nconns; i++) {
+        if (v[i].ord != v[i + 1].ord)
+            continue;
+        struct tn_conn_priv *slot = a->conns[v[i].pos];   /* a later copy follows */
+        if (tn_slot_is_brief(slot))
+            a->nretired--;   /* its brief stays in its slab, unused */
+        else
+            tn_conn_priv_destroy(slot);
+        a->conns[v[i].pos] = NULL;
+        dropped++;
+    }
+    free(v);
+    if (!dropped)
+        return 0;
+    size_t kept = 0;
+    for (size_t k = 0; k < a->nconns; k++)
+        if (a->conns[k])
+            a->conns[kept++] = a->conns[k];
+    a->nconns = kept;
+    a->last_idx = -1;
+    return dropped;
+}
