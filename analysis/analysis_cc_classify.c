@@ -38,7 +38,19 @@
 struct cand {
     double score, fit, dec;
     bool scored, rival, candidate;   /* rival: not ruled out; candidate: may be named */
+    bool as_reno;              /* Reno by its own definition on this flow: Reno stands for it */
 };
+
+/* Is the flavour Reno all through this flow, by its own definition (tn_cc_ops.reno_below,
+ * reno_rtt_ms)?  Then no evidence can tell the two apart. */
+static bool reno_here(const struct tn_cc_ops *ops, const struct tn_cc_obs *obs)
+{
+    if (!strcmp(ops->name, "reno"))
+        return false;
+    if (ops->reno_below > 0 && obs->flight_max > 0 && obs->flight_max <= ops->reno_below)
+        return true;
+    return ops->reno_rtt_ms > 0 && obs->min_srtt_ms > 0 && obs->min_srtt_ms < ops->reno_rtt_ms;
+}
 
 /* The median of the values >= 0 (-1 marks a slot without one). */
 static double obs_median(const double *vals, unsigned nvals)
@@ -207,6 +219,15 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
          * which must then beat every loss-based one too */
         k->rival = k->scored && (model_based ? no_cut || obs->probe_rtt_dips > 0 : !no_cut);
         k->candidate = k->rival && (model_based || nknees > 0 || !strcmp(f->ops->kind, "delay-based"));
+        k->as_reno = reno_here(f->ops, obs);
+        if (k->as_reno)   /* one hypothesis with Reno, which is scored and named for both */
+            k->candidate = false;
+        /* replays identical on the flow are one hypothesis, named by the first of them in
+         * flavours.def: a later one is not named on its own (its per-round errors may differ
+         * by rounding where the first one's verdict was a tie) */
+        for (unsigned j = 0; j < i && k->candidate; j++)
+            if (c[j].rival && fits[j].nerr && same_replay(&fits[j], f))
+                k->candidate = false;
         if (obs->probe_rtt_dips && !model_based)
             k->dec += fmin(1, DIP_PENALTY * obs->probe_rtt_dips);
         k->score = k->fit + k->dec;
@@ -273,7 +294,7 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
         int weakest = -1, beaten_by = -1;
         double wconf = 1, wg = 0, wd = 0, bg = 0, bd = 0;
         for (int other = 0; other < (int)n; other++) {
-            if (other == cand || !c[other].rival || same_replay(&fits[other], &fits[cand]))
+            if (other == cand || !c[other].rival || c[other].as_reno || same_replay(&fits[other], &fits[cand]))
                 continue;
             double zg, zd, strength;
             if (beats(fits, c, cand, other, obs, thr, &zg, &zd, &strength) == LOSES) {
@@ -315,6 +336,19 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
     if (rival >= 0)
         at = add(ev, len, at, "; vs %s: growth z %.1f, decrease z %.1f, off %.2f vs %.2f",
                  fits[rival].ops->name, rz_g, rz_d, c[best].dec, c[rival].dec);
+    if (!strcmp(fits[best].ops->name, "reno")) {   /* Reno, or a flavour that is Reno here */
+        bool any = false;
+        for (unsigned i = 0; i < n; i++)
+            if (c[i].scored && c[i].as_reno) {
+                at = add(ev, len, at, "%s%s (%s)", any ? ", " : "; reno, or ", fits[i].ops->name, fits[i].ops->reno_why);
+                any = true;
+            }
+        if (any) {
+            add(ev, len, at, ": not told apart on this flow (largest flight %.0f segments, least smoothed RTT %.1f ms)",
+                obs->flight_max, obs->min_srtt_ms);
+            return;
+        }
+    }
     inf->flavor = (enum tn_cc_flavor)(best + 1);
     /* the weakest of its wins, and more losses and more window-clocked rounds more weight:
      * n / (n + 1) of the evidence units */

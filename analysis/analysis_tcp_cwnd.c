@@ -113,6 +113,11 @@ struct cc_input {
 struct tn_cc_model {
     double mss;
     double min_rtt_ms, srtt_ms;
+    double min_srtt_ms;        /* the least smoothed RTT (Hybla's rho is taken from it) */
+    double flight_max;         /* the largest flight outside episodes since the first one
+                                * ended (slow start, before it, is the same in every
+                                * loss-based flavour: Linux tcp_slow_start), segments */
+    bool lost;                 /* an episode (recovery, timeout) ended */
     double delivered;
     /* rounds of one window (Linux hystart_update, bbr round counting): a round ends when the
      * ACKs pass the highest sequence sent when it began */
@@ -221,7 +226,7 @@ struct tn_cc_model *tn_cc_new(uint32_t mss)
 {
     struct tn_cc_model *m = tn_xcalloc(1, sizeof *m);
     m->mss = mss ? mss : 1448;
-    m->min_rtt_ms = m->srtt_ms = -1;
+    m->min_rtt_ms = m->srtt_ms = m->min_srtt_ms = -1;
     m->estimate = TN_CC_CUBIC - 1;
     for (int i = 0; i < NFLAV; i++)
         if (is_live(flavour_ops[i]))
@@ -773,6 +778,8 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
         if (m->min_rtt_ms < 0 || a->rtt_ms < m->min_rtt_ms)
             m->min_rtt_ms = a->rtt_ms;
         m->srtt_ms = m->srtt_ms < 0 ? a->rtt_ms : 0.875 * m->srtt_ms + 0.125 * a->rtt_ms;   /* RFC 6298 */
+        if (m->min_srtt_ms < 0 || m->srtt_ms < m->min_srtt_ms)
+            m->min_srtt_ms = m->srtt_ms;
     }
     /* delivered: each segment once (a SACKed one is not counted again when the cumulative
      * ACK passes it), as Linux's tp->delivered that BBR's rate samples use */
@@ -780,6 +787,8 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     unsigned round_before = m->round;
     bool round_ended = next_round(m, a, a->snd_nxt - (int64_t)a->flight_now);
     m->round_flight = fmax(m->round_flight, x->flight);
+    if (m->lost && !a->in_episode && !a->episode_ended)
+        m->flight_max = fmax(m->flight_max, x->flight);
     m->round_pipe_min = fmin(m->round_pipe_min, x->pipe);
     if (a->sent_flight_max > 0)
         m->round_sent_min = fmin(m->round_sent_min, a->sent_flight_max / m->mss);
@@ -834,6 +843,7 @@ void tn_cc_on_syn_timeout(struct tn_cc_model *m)
 void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout)
 {
     double slot = 0;   /* the slot + 1 of this recovery's decrease, 0: none */
+    m->lost = true;
     if (!timeout && m->knee_before >= BETA_MIN_WINDOW) {
         m->knee_round = m->round + 1;   /* the rounds that begin after the recovery */
         tn_grow((void **)&m->knees, &m->cap_knees, m->nknees + 1, sizeof *m->knees);
@@ -1028,6 +1038,8 @@ void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
         .min_rtt_ms = m->min_rtt_ms,
         .srtt_ms = m->srtt_ms,
         .probe_rtt_dips = m->dips,
+        .flight_max = m->flight_max,
+        .min_srtt_ms = m->min_srtt_ms,
         .knees = m->knees,
         .knee_win = m->knee_win,
         .nknees = (unsigned)m->nknees,

@@ -87,6 +87,11 @@ struct tn_cc_ops {
     /* the decrease (window after / before a loss) of another published version of the
      * flavour, 0 when none: the classifier takes the closer of the two */
     double beta_alt;
+    /* where the flavour is Reno by its own definition, so that a flow that stayed there
+     * cannot tell it from Reno: windows up to reno_below segments (0: none), or a least RTT
+     * below reno_rtt_ms (0: none); reno_why says so with the reference */
+    double reno_below, reno_rtt_ms;
+    const char *reno_why;
     /* words for the evidence line: what the flavour does at a loss and between losses */
     const char *signature;
 };
@@ -133,6 +138,9 @@ struct tn_cc_obs {
     unsigned nknees;
     unsigned rounds;           /* round trips seen */
     double min_rtt_ms, srtt_ms;
+    double flight_max;         /* the largest flight outside episodes since the first one
+                                * ended (0: none), segments */
+    double min_srtt_ms;        /* the least smoothed RTT (RFC 6298 gains), < 0: none */
     unsigned probe_rtt_dips;   /* flight at most 4 segments for 200 ms, about every 10 s (BBR) */
     double bbr_gain_cycle;     /* share of 8-round windows whose flight peaks once (BBR ProbeBW) */
 };

@@ -115,5 +115,8 @@ const struct tn_cc_ops tn_cc_bic_ops = {
     .set_state = bic_set_state,
     .undo_cwnd = tn_cc_reno_undo_cwnd,
     .pkts_acked = bic_pkts_acked,
+    /* tcp_bic.c low_window: at or below it cnt = cwnd and ssthresh = cwnd / 2 */
+    .reno_below = BIC_LOW_WINDOW,
+    .reno_why = "Reno up to 14 segments, tcp_bic.c low_window",
     .signature = "window to 0.8 x at a loss, then a binary search back to the old maximum (at most 16 segments a round trip), a plateau there, and slow probing beyond",
 };

@@ -61,5 +61,8 @@ const struct tn_cc_ops tn_cc_highspeed_ops = {
     .ssthresh = hstcp_ssthresh,
     .cong_avoid = hstcp_cong_avoid,
     .undo_cwnd = tn_cc_reno_undo_cwnd,
+    /* RFC 3649 §5: Low_Window 38, a(w) = 1 and b(w) = 0.5 at or below it (the table's first row) */
+    .reno_below = 38,
+    .reno_why = "Reno up to 38 segments, RFC 3649 §5",
     .signature = "standard TCP up to 38 segments; above, a smaller decrease (0.56 x at 118 segments) and a faster increase as the window grows (RFC 3649 table)",
 };

@@ -16,11 +16,19 @@ struct htcp {
     bool modeswitch;
     double pkts_acked;
     double min_rtt_ms, max_rtt_ms;
-    int64_t last_cong;
+    int64_t last_cong;         /* the end of the last congestion event (0: the start) */
+    bool undo_last_cong;       /* a congestion event began: its end restarts last_cong */
     /* achieved throughput: segments per second over about a window (bandwidth switch) */
     double packetcount, minB, maxB, old_maxB, Bi;
     int64_t lasttime;
 };
+
+/* Linux htcp_init sets last_cong at the connection's start: here its first ACK */
+static void start_clock(const struct tn_cc_sock *sk, struct htcp *ca)
+{
+    if (!ca->last_cong)
+        ca->last_cong = sk->now_ns;
+}
 
 static double cong_time_s(const struct tn_cc_sock *sk, const struct htcp *ca)
 {
@@ -83,6 +91,7 @@ static double htcp_ssthresh(struct tn_cc_sock *sk)
 static void htcp_cong_avoid(struct tn_cc_sock *sk, double acked)
 {
     struct htcp *ca = TN_CC_PRIV(sk, struct htcp);
+    start_clock(sk, ca);
     if (tn_cc_in_slow_start(sk)) {
         tn_cc_slow_start(sk, acked);
         return;
@@ -102,6 +111,7 @@ static void htcp_cong_avoid(struct tn_cc_sock *sk, double acked)
 static void htcp_pkts_acked(struct tn_cc_sock *sk)
 {
     struct htcp *ca = TN_CC_PRIV(sk, struct htcp);
+    start_clock(sk, ca);
     if (sk->state == TN_CA_OPEN)
         ca->pkts_acked = sk->acked;
     if (sk->rtt_ms > 0) {
@@ -141,8 +151,14 @@ static void htcp_pkts_acked(struct tn_cc_sock *sk)
 static void htcp_set_state(struct tn_cc_sock *sk, enum tn_ca_state st)
 {
     struct htcp *ca = TN_CC_PRIV(sk, struct htcp);
-    if (st != TN_CA_OPEN)
-        ca->last_cong = sk->now_ns;   /* htcp_reset */
+    if (st != TN_CA_OPEN) {   /* htcp_reset */
+        ca->last_cong = sk->now_ns;
+        ca->undo_last_cong = true;
+    } else if (ca->undo_last_cong) {   /* Linux htcp_state, TCP_CA_Open: the time since the
+                                        * last congestion event runs from its end */
+        ca->last_cong = sk->now_ns;
+        ca->undo_last_cong = false;
+    }
 }
 
 const struct tn_cc_ops tn_cc_htcp_ops = {

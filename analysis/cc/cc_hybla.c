@@ -82,5 +82,9 @@ const struct tn_cc_ops tn_cc_hybla_ops = {
     .cong_avoid = hybla_cong_avoid,
     .set_state = hybla_set_state,
     .undo_cwnd = tn_cc_reno_undo_cwnd,
+    /* rho = srtt / rtt0 kept with three fraction bits (tcp_hybla.c rho_3ls), at least 1: it is
+     * 1, and Hybla Reno, for a least smoothed RTT below 9/8 of rtt0 */
+    .reno_rtt_ms = HYBLA_RTT0_MS * 9 / 8,
+    .reno_why = "Reno below an RTT of 28.1 ms, tcp_hybla.c rho",
     .signature = "halves the window at a loss; grows (RTT/25 ms)^2 segments a round trip: Reno at 25 ms or less, faster the longer the RTT",
 };

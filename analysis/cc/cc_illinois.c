@@ -140,5 +140,8 @@ const struct tn_cc_ops tn_cc_illinois_ops = {
     .set_state = illinois_set_state,
     .undo_cwnd = tn_cc_reno_undo_cwnd,
     .pkts_acked = illinois_pkts_acked,
+    /* tcp_illinois.c win_thresh: below it alpha = ALPHA_BASE (1) and beta = BETA_BASE (1/2) */
+    .reno_below = WIN_THRESH - 1,
+    .reno_why = "Reno below 15 segments, tcp_illinois.c win_thresh",
     .signature = "window to 0.5-0.875 x at a loss (less the lower the queueing delay); grows up to 10 segments a round trip while the delay is low, 0.3 when it is high",
 };

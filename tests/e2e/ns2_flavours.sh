@@ -2,7 +2,7 @@
 # ns2_flavours.sh - the congestion-control flavours against ns-2 ground truth, generated here
 # (tests/ns2/flavour.tcl, Agent/TCP/Linux with select_ca, cwnd_ traced): two competing flows
 # of each flavour over a 10 Mbit/s, 40 ms one-way, 40-packet drop-tail bottleneck, 10 s, graded
-# by tests/ns2/grade.sh at the senders.  Pinned: Reno flows are named reno or unknown, 6 of the
+# by tests/ns2/grade.sh at the senders.  Pinned: Reno flows are named reno or unknown, 7 of the
 # 8 senders are named right, no flow is named another flavour than ns-2 ran with confidence
 # 0.5 or more, and the window
 # estimate is within 10% (median) and 25% (p90) of ns-2's cwnd_ for the flavours in CWND_OK.
@@ -41,8 +41,10 @@ while read -r ca sc named conf cw; do
 done <"$work/table"
 n=$(grep -c . "$work/table")
 [ "$n" -ge $((1 + 2 * 4)) ] || { echo "FAIL: $((n - 1)) senders graded, expected 8"; fail=1; }
-# every flavour is named by its decrease and growth: 6 of these 8 senders (the second Reno and
-# HighSpeed flows tie with another flavour and are unknown)
-[ "$right" -ge 6 ] || { echo "FAIL: $right of 8 senders named right, expected 6"; fail=1; }
+# every flavour is named by its decrease and growth: 7 of these 8 senders (the second Westwood
+# flow ties with another flavour and is unknown; 6 before the flavours that are Reno by their
+# own definition on a flow became one hypothesis with Reno, when the second Reno and HighSpeed
+# flows tied)
+[ "$right" -ge 7 ] || { echo "FAIL: $right of 8 senders named right, expected 7"; fail=1; }
 [ $fail -eq 0 ] && echo "ok: ns-2 flavours"
 exit $fail

@@ -4,6 +4,7 @@
 # run's trace read with --ns2, the flavour named compared with the one ns-2 ran, and the window
 # estimate (cwnd_est_bytes) with ns-2's traced cwnd_ (trace-var), sampled at every estimate.
 #   tests/ns2/grade.sh [BINARY] [WORKDIR]
+# TN_NS2_SCENARIOS and TN_NS2_FLAVOURS choose the runs; TN_NS2_REUSE=1 reuses WORKDIR's traces.
 # One line per sender: flavour run, scenario, flavour named, confidence, cwnd error median/p90.  Exits 77 (skip) when ns-2 is not installed.
 set -u
 bin=${1:-build/tcptrace-ng}
@@ -19,7 +20,10 @@ for ca in $flavours; do
     for sc in $scenarios; do
         IFS=, read -r bw owd q dur n <<<"$sc"
         out="$work/$ca-$bw-$owd-$q-$n"
-        ns "$here/flavour.tcl" "$ca" "$bw" "$owd" "$q" "$dur" "$n" "$out" >/dev/null 2>&1 || { echo "$ca $sc: ns failed"; continue; }
+        # ns-2 runs are deterministic: TN_NS2_REUSE=1 keeps the traces a run left in WORKDIR
+        if [ -z "${TN_NS2_REUSE:-}" ] || [ ! -s "$out.tr" ] || [ ! -s "$out.cwnd" ]; then
+            ns "$here/flavour.tcl" "$ca" "$bw" "$owd" "$q" "$dur" "$n" "$out" >/dev/null 2>&1 || { echo "$ca $sc: ns failed"; continue; }
+        fi
         rm -rf "$out.csv"
         "$bin" -q --ns2 "$out.tr" --csv "$out.csv" -l >"$out.txt" 2>/dev/null || { echo "$ca $sc: tcptrace-ng failed"; continue; }
         # the long report's verdict per connection, in connection order

@@ -196,6 +196,27 @@ static struct tn_accuracy accuracy_of(const struct sample_case *sc, const struct
     return acc[0];
 }
 
+/* the kernel's largest cwnd in [from, to] and its last one before from, from tcp_probe */
+static void kernel_cwnd_around(const char *dir, unsigned port, double from, double to, int *before, int *most)
+{
+    char p[1024], line[512], b[64];
+    path_of(p, sizeof p, dir, "tcp_probe.csv");
+    FILE *fp = fopen(p, "r");
+    ck_assert_msg(fp != NULL, "%s: cannot open", p);
+    *before = *most = -1;
+    while (fgets(line, sizeof line, fp)) {
+        if (!strncmp(line, "time_s", 6) || (unsigned)atoi(field(line, 3, b, sizeof b)) != port)
+            continue;
+        double t = field_time(line);
+        int cwnd = atoi(field(line, 9, b, sizeof b));
+        if (t < from)
+            *before = cwnd;
+        else if (t <= to && cwnd > *most)
+            *most = cwnd;
+    }
+    fclose(fp);
+}
+
 START_TEST(test_sender_side_against_kernel)
 {
     const struct sample_case *sc = &cases[_i];
@@ -237,10 +258,24 @@ START_TEST(test_sender_side_against_kernel)
     snprintf(key, sizeof key, "flow%d_cc", sc->flow);
     manifest_get(sc->dir, key, val, sizeof val);
     /* at the sender a flavour named is the one the kernel ran (at any confidence); unknown
-     * only where the flow has no loss or the evidence says which flavours tie */
+     * only where the flow has no loss, the evidence says which flavours tie, or which are Reno
+     * on this flow by their own definition */
     ck_assert_msg(strcmp(tn_cc_flavor_name(f->flavor), val) == 0 ||
-                      (f->flavor == TN_CC_UNKNOWN && (sc->no_loss || strstr(f->cc_evidence, "tie: "))),
+                      (f->flavor == TN_CC_UNKNOWN && (sc->no_loss || strstr(f->cc_evidence, "tie: ") ||
+                                                      strstr(f->cc_evidence, "not told apart on this flow"))),
                   "%s: flavour %s, the sender ran %s (%s)", p, tn_cc_flavor_name(f->flavor), val, f->cc_evidence);
+    /* a Reno sender whose window never passed 38 segments (the kernel's tcp_probe) cannot be
+     * told from HighSpeed (RFC 3649 §5: standard TCP up to Low_Window = 38): unknown, a tie
+     * with another flavour or, where Reno beats every other, with the evidence saying so */
+    if (!strcmp(val, "reno")) {
+        int before, most;
+        kernel_cwnd_around(sc->dir, port, 0, 1e12, &before, &most);
+        if (most > 0 && most <= 38)
+            ck_assert_msg(f->flavor == TN_CC_UNKNOWN && (strstr(f->cc_evidence, "tie: ") ||
+                                                         strstr(f->cc_evidence, "highspeed (Reno up to 38 segments")),
+                          "%s: kernel cwnd at most %d, verdict %s (%s)", p, most, tn_cc_flavor_name(f->flavor),
+                          f->cc_evidence);
+    }
     /* a confident verdict is a right one, and the evidence says why */
     ck_assert_msg(f->flavor == TN_CC_UNKNOWN || f->flavor_confidence < 0.5 ||
                       strcmp(tn_cc_flavor_name(f->flavor), val) == 0, "%s: wrong flavour with confidence %.2f", p,
@@ -301,27 +336,6 @@ static const struct sample_case disorder_cases[] = {
     {"cubic-loss1-owd10", "snd1_eth0.pcap", 1, false},
     {"cubic-owd50", "snd1_eth0.pcap", 1, false},
 };
-
-/* the kernel's largest cwnd in [from, to] and its last one before from, from tcp_probe */
-static void kernel_cwnd_around(const char *dir, unsigned port, double from, double to, int *before, int *most)
-{
-    char p[1024], line[512], b[64];
-    path_of(p, sizeof p, dir, "tcp_probe.csv");
-    FILE *fp = fopen(p, "r");
-    ck_assert_msg(fp != NULL, "%s: cannot open", p);
-    *before = *most = -1;
-    while (fgets(line, sizeof line, fp)) {
-        if (!strncmp(line, "time_s", 6) || (unsigned)atoi(field(line, 3, b, sizeof b)) != port)
-            continue;
-        double t = field_time(line);
-        int cwnd = atoi(field(line, 9, b, sizeof b));
-        if (t < from)
-            *before = cwnd;
-        else if (t <= to && cwnd > *most)
-            *most = cwnd;
-    }
-    fclose(fp);
-}
 
 START_TEST(test_no_growth_on_duplicate_acks)
 {
