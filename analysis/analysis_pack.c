@@ -94,19 +94,33 @@ void tn_conn_pack(const struct tn_conn *c, struct tn_packbuf *b)
         tn_packbuf_put(b, dp, sizeof *dp);
 }
 
+/* (one bounds check for all the words the bitmap names, the zeros in one memset and 8-byte
+ * copies the compiler inlines: rank 0 reads every connection of the other ranks so) */
 static void get_sparse(struct tn_unpack *r, void *v, size_t n)
 {
     uint8_t *p = v;
-    size_t words = n / 8;
+    size_t words = n / 8, mapn = (words + 7) / 8;
     uint8_t map[SPARSE_MAX_WORDS / 8];
-    tn_unpack_get(r, map, (words + 7) / 8);
-    for (size_t i = 0; i < words; i++) {
-        if (map[i / 8] & (1u << (i % 8)))
-            tn_unpack_get(r, p + 8 * i, 8);
-        else
-            memset(p + 8 * i, 0, 8);
+    memset(p, 0, n);
+    tn_unpack_get(r, map, mapn);
+    if (words % 8)   /* bits past the last word name nothing */
+        map[mapn - 1] &= (uint8_t)((1u << (words % 8)) - 1);
+    size_t k = 0;
+    for (size_t i = 0; i < mapn; i++)
+        for (unsigned m = map[i]; m; m &= m - 1)
+            k++;
+    if (r->bad || (size_t)(r->end - r->p) < 8 * k + n % 8) {
+        r->bad = true;
+        return;
     }
-    tn_unpack_get(r, p + 8 * words, n % 8);
+    const uint8_t *in = r->p;
+    for (size_t i = 0; i < mapn; i++)
+        for (unsigned m = map[i]; m; m &= m - 1) {
+            memcpy(p + 8 * (8 * i + (size_t)__builtin_ctz(m)), in, 8);
+            in += 8;
+        }
+    memcpy(p + 8 * words, in, n % 8);
+    r->p = in + n % 8;
 }
 
 /* A counted array of elsz-byte elements, allocated (NULL when empty or cut). */

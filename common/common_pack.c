@@ -19,14 +19,3 @@ void tn_packbuf_fini(struct tn_packbuf *b)
     free(b->p);
     *b = (struct tn_packbuf){0};
 }
-
-void tn_unpack_get(struct tn_unpack *r, void *v, size_t n)
-{
-    if (r->bad || (size_t)(r->end - r->p) < n) {
-        r->bad = true;
-        memset(v, 0, n);
-        return;
-    }
-    memcpy(v, r->p, n);
-    r->p += n;
-}
