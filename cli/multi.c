@@ -9,9 +9,10 @@
 static size_t data_conns(const struct tn_analyzer *an)
 {
     size_t n = 0;
-    for (size_t i = 0; i < tn_analyzer_conn_count(an); i++) {
-        const struct tn_conn *c = tn_analyzer_conn(an, i);
-        n += c->d[TN_A2B].data_bytes + c->d[TN_B2A].data_bytes > 0;
+    for (size_t i = 0; i < tn_analyzer_conn_count(an); i++) {   /* briefs: nothing read back */
+        struct tn_conn_brief b;
+        tn_analyzer_brief(an, i, &b);
+        n += b.data_bytes[TN_A2B] + b.data_bytes[TN_B2A] > 0;
     }
     return n;
 }

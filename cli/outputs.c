@@ -69,39 +69,23 @@ static int write_summary(const struct tn_out_ctx *x, struct tn_err *err)
 
 /* ---- files ---- */
 
-static int write_connections_csv(const struct tn_out_ctx *x, struct tn_err *err)
+/* Every CSV file with rows per connection, in one pass (render_csvset.c); the multi-flow rows
+ * of series.csv come after the connections'. */
+static int write_csv_files(const struct tn_out_ctx *x, struct tn_err *err)
 {
-    return tn_csv_write_connections(x->o->csv_dir, x->an, x->view.sel, err);
-}
-
-static int write_senders_csv(const struct tn_out_ctx *x, struct tn_err *err)
-{
-    return tn_csv_write_senders(x->o->csv_dir, x->an, x->view.sel, err);
+    struct tn_err errs[TN_CSV_NFILES];
+    size_t n = tn_csv_write_all(x->o->csv_dir, x->an, &x->view, &x->multi.m, errs);
+    if (n == 0)
+        return 0;
+    for (size_t i = 0; i + 1 < n; i++)
+        tn_cli_warn(errs[i].msg);
+    *err = errs[n - 1];   /* the last for the table's loop to warn about */
+    return -TN_EIO;
 }
 
 static int write_json(const struct tn_out_ctx *x, struct tn_err *err)
 {
     return tn_json_write(x->o->senders_json, x->an, &x->view, err);
-}
-
-static int write_events_csv(const struct tn_out_ctx *x, struct tn_err *err)
-{
-    return tn_csv_write_events(x->o->csv_dir, x->an, &x->view, err);
-}
-
-static int write_series_csv(const struct tn_out_ctx *x, struct tn_err *err)
-{
-    return tn_csv_write_series(x->o->csv_dir, x->an, &x->view, err);
-}
-
-static int write_packets_csv(const struct tn_out_ctx *x, struct tn_err *err)
-{
-    return tn_csv_write_packets(x->o->csv_dir, x->an, &x->view, err);
-}
-
-static int write_dfcp_blocks_csv(const struct tn_out_ctx *x, struct tn_err *err)
-{
-    return tn_csv_write_dfcp_blocks(x->o->csv_dir, x->an, &x->view, err);
 }
 
 static struct tn_plot_opts plot_opts(const struct tn_options *o, const struct tn_truth *truth)
@@ -145,11 +129,6 @@ static int write_multi_text(const struct tn_out_ctx *x, struct tn_err *err)
     return 0;
 }
 
-static int write_multi_series(const struct tn_out_ctx *x, struct tn_err *err)
-{
-    return tn_csv_append_multi_series(x->o->csv_dir, &x->multi.m, &x->view, err);
-}
-
 static int write_multi_plots(const struct tn_out_ctx *x, struct tn_err *err)
 {
     struct tn_plot_opts po = plot_opts(x->o, NULL);
@@ -162,18 +141,12 @@ static const struct tn_output outputs[] = {
     {"long report", want_long, write_long},
     {"timeline", want_timeline, write_timeline},
     {"summary", want_summary, write_summary},
-    {"connections.csv", want_csv, write_connections_csv},
-    {"senders.csv", want_csv, write_senders_csv},         /* render_csv_senders.c */
-    {"events.csv", want_csv, write_events_csv},
-    {"series.csv", want_csv, write_series_csv},
-    {"packets.csv", want_csv, write_packets_csv},       /* render_csv_packets.c */
-    {"dfcp_blocks.csv", want_csv, write_dfcp_blocks_csv},   /* render_csv_dfcp.c */
+    {"CSV files", want_csv, write_csv_files},               /* render_csvset.c */
     {"JSON Lines", want_json, write_json},                  /* render_json.c */
     {"figures", want_plot, write_plots},                /* render_plot*.c */
     {"xplot files", want_xplot, write_xplots},          /* render_xplot.c */
     {"accuracy against the truth", want_truth, write_truth},
     {"multi-flow report", want_multi_text, write_multi_text},
-    {"multi-flow series.csv rows", want_csv, write_multi_series},
     {"multi-flow figures", want_plot, write_multi_plots},
 };
 

@@ -89,6 +89,10 @@ void *tn_xcalloc(size_t n, size_t size) __attribute__((malloc, warn_unused_resul
 void *tn_xrealloc(void *p, size_t n) __attribute__((warn_unused_result));
 char *tn_xstrdup(const char *s) __attribute__((malloc, warn_unused_result));
 
+/* v as snprintf(buf, len, "%.*f", prec, v) writes it, byte for byte, and the same return: the
+ * length of the whole text (a text of len or more was cut) (common_fmt.c). */
+size_t tn_fmt_fixed(char *buf, size_t len, double v, int prec);
+
 /* Grow a dynamic array *arr of *cap elements of size elsz so that it holds at least need. */
 void tn_grow(void **arr, size_t *cap, size_t need, size_t elsz);
 

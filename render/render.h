@@ -103,11 +103,6 @@ void tn_report_long(FILE *out, const struct tn_analyzer *a, const struct tn_sele
 /* The inference block of the long report for one TCP connection (render_infer.c). */
 void tn_report_tcp_inference(FILE *out, const struct tn_conn *c);
 
-/* senders.csv: one row per direction that sent data, every figure of the long report and of
- * the inference (render_csv_senders.c). */
-int tn_csv_write_senders(const char *dir, const struct tn_analyzer *a, const struct tn_selection *sel,
-                         struct tn_err *err);
-
 /* --json: JSON Lines of the connections, senders and events the CSV files hold, one object per
  * line with a "type" member; path "-" is standard output (render_json.c). */
 int tn_json_write(const char *path, const struct tn_analyzer *a, const struct tn_view *v,
@@ -119,19 +114,19 @@ void tn_report_accuracy(FILE *out, const struct tn_accuracy *r, size_t n);
 /* Trace summary: packets read, TCP, DFCP, other, anomalies by kind with their first packet. */
 void tn_report_summary(FILE *out, const struct tn_analyzer *a);
 
-/* CSV files of csv-contract.md, each written as NAME.tmp in dir and renamed when complete.
- * dir is created if needed.  Return 0 or -TN_EIO with err naming the file. */
-int tn_csv_write_connections(const char *dir, const struct tn_analyzer *a,
-                             const struct tn_selection *sel, struct tn_err *err);
-int tn_csv_write_events(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
-                        struct tn_err *err);
-int tn_csv_write_series(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
-                        struct tn_err *err);
-int tn_csv_write_packets(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
-                         struct tn_err *err);
-int tn_csv_write_dfcp_blocks(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
-                             struct tn_err *err);
-
+/* The CSV files of csv-contract.md with rows per connection (connections, senders, events,
+ * series with the multi-flow rows of m after the connections' (m may be NULL), packets,
+ * dfcp_blocks), written in one pass over the connections: each is read once, a retired one
+ * comes back from the store once.  Each file is written as NAME.tmp in dir (created if needed)
+ * and renamed when complete.  Returns how many files failed, their reasons in errs. */
+#define TN_CSV_NFILES 6
+struct tn_multi;
+size_t tn_csv_write_all(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
+                        const struct tn_multi *m, struct tn_err errs[TN_CSV_NFILES]);
+/* One of those files alone (name as above; v NULL: everything).  Return 0 or -TN_EIO with err
+ * naming the file. */
+int tn_csv_write_file(const char *dir, const char *name, const struct tn_analyzer *a, const struct tn_view *v,
+                      struct tn_err *err);
 
 /* ---- multi-flow views (issue 7): render_multi.c, render_csv_multi.c, render_fig_queue.c,
  * render_fig_experiment.c.  Every member may be NULL (or 0): what is absent is not shown. */
@@ -151,11 +146,6 @@ struct tn_multi {
 void tn_report_multi(FILE *out, const struct tn_analyzer *a, const struct tn_multi *m);
 /* Text: the experiment table, one row per (trace, connection). */
 void tn_report_experiment(FILE *out, const struct tn_experiment *e);
-/* Append the multi-flow series (jain_index with empty conn, queue_pkts, queue_bytes,
- * sojourn_ms, queue_delay_ms, queue_est_pkts) to dir/series.csv; call right after
- * tn_csv_write_series (creates the file with its header when it is missing). */
-int tn_csv_append_multi_series(const char *dir, const struct tn_multi *m, const struct tn_view *v,
-                               struct tn_err *err);
 /* experiment.csv of csv-contract.md. */
 int tn_csv_write_experiment(const char *dir, const struct tn_experiment *e, struct tn_err *err);
 /* Figures: queue.png (two-point queue, single-point estimate), sojourn.png, linkq-F-T.png

@@ -120,4 +120,16 @@ extern const size_t tn_exp_ncols;
 void tn_csv_series_rows(struct tn_csvfile *f, unsigned conn, int dir, const char *name, const struct tn_series *s,
                         int prec, const struct tn_view *v, const struct tn_conn *c);
 
+/* The rows connection c gives each CSV file of the view (render_csvset.c writes them in one
+ * pass over the connections); nothing when c is not selected. */
+void tn_csv_conn_rows(struct tn_csvfile *f, const struct tn_conn *c, const struct tn_view *v);
+void tn_csv_sender_rows(struct tn_csvfile *f, const struct tn_conn *c, const struct tn_view *v);
+void tn_csv_event_rows(struct tn_csvfile *f, const struct tn_conn *c, const struct tn_view *v);
+void tn_csv_conn_series_rows(struct tn_csvfile *f, const struct tn_conn *c, const struct tn_view *v);
+void tn_csv_packet_rows(struct tn_csvfile *f, const struct tn_conn *c, const struct tn_view *v);
+void tn_csv_block_rows(struct tn_csvfile *f, const struct tn_conn *c, const struct tn_view *v);
+/* The multi-flow rows of series.csv (jain_index with empty conn, queue_pkts, queue_bytes,
+ * sojourn_ms, queue_delay_ms, queue_est_pkts), after the connections' rows. */
+void tn_csv_multi_series_rows(struct tn_csvfile *f, const struct tn_multi *m, const struct tn_view *v);
+
 #endif

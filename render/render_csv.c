@@ -95,65 +95,31 @@ void tn_csv_series_rows(struct tn_csvfile *f, unsigned conn, int dir, const char
     }
 }
 
-int tn_csv_write_connections(const char *dir, const struct tn_analyzer *a,
-                             const struct tn_selection *sel, struct tn_err *err)
+void tn_csv_conn_rows(struct tn_csvfile *f, const struct tn_conn *c, const struct tn_view *v)
 {
-    char header[4096];
-    tn_cols_header(tn_conn_cols, tn_conn_ncols, header, sizeof header);
-    struct tn_csvfile f;
-    int r = tn_csvfile_open(&f, dir, "connections.csv", header, err);
-    if (r)
-        return r;
-    size_t n = tn_analyzer_conn_count(a);
-    for (size_t i = 0; i < n; i++) {
-        const struct tn_conn *c = tn_analyzer_conn(a, i);
-        if (tn_selected(sel, c->idx))
-            tn_cols_csv_row(&f, tn_conn_cols, tn_conn_ncols, c);
-    }
-    return tn_csvfile_close(&f, err);
+    if (tn_selected(v->sel, c->idx))
+        tn_cols_csv_row(f, tn_conn_cols, tn_conn_ncols, c);
 }
 
-int tn_csv_write_events(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
-                        struct tn_err *err)
+void tn_csv_event_rows(struct tn_csvfile *f, const struct tn_conn *c, const struct tn_view *v)
 {
-    char header[1024];
-    tn_cols_header(tn_event_cols, tn_event_ncols, header, sizeof header);
-    struct tn_csvfile f;
-    int r = tn_csvfile_open(&f, dir, "events.csv", header, err);
-    if (r)
-        return r;
-    for (size_t i = 0; i < tn_analyzer_conn_count(a); i++) {
-        const struct tn_conn *c = tn_analyzer_conn(a, i);
-        if (!tn_selected(v->sel, c->idx))
+    if (!tn_selected(v->sel, c->idx))
+        return;
+    for (size_t k = 0; k < c->nevents; k++) {
+        const struct tn_event *e = &c->events[k];
+        if (!tn_view_time(v, c, e->t_ns))
             continue;
-        for (size_t k = 0; k < c->nevents; k++) {
-            const struct tn_event *e = &c->events[k];
-            if (!tn_view_time(v, c, e->t_ns))
-                continue;
-            struct tn_event_row row = {c, e, v};
-            tn_cols_csv_row(&f, tn_event_cols, tn_event_ncols, &row);
-        }
+        struct tn_event_row row = {c, e, v};
+        tn_cols_csv_row(f, tn_event_cols, tn_event_ncols, &row);
     }
-    return tn_csvfile_close(&f, err);
 }
 
-int tn_csv_write_series(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
-                        struct tn_err *err)
+void tn_csv_conn_series_rows(struct tn_csvfile *f, const struct tn_conn *c, const struct tn_view *v)
 {
-    char header[256];
-    tn_cols_header(tn_series_cols, tn_series_ncols, header, sizeof header);
-    struct tn_csvfile f;
-    int r = tn_csvfile_open(&f, dir, "series.csv", header, err);
-    if (r)
-        return r;
-    for (size_t i = 0; i < tn_analyzer_conn_count(a); i++) {
-        const struct tn_conn *c = tn_analyzer_conn(a, i);
-        if (!tn_selected(v->sel, c->idx))
-            continue;
-        for (unsigned d = 0; d < 2; d++)
-            for (int k = 0; k < TN_SER_COUNT; k++)
-                tn_csv_series_rows(&f, c->idx, (int)d, tn_series_kind_name((enum tn_series_kind)k),
-                                   &c->series[d][k], 3, v, c);
-    }
-    return tn_csvfile_close(&f, err);
+    if (!tn_selected(v->sel, c->idx))
+        return;
+    for (unsigned d = 0; d < 2; d++)
+        for (int k = 0; k < TN_SER_COUNT; k++)
+            tn_csv_series_rows(f, c->idx, (int)d, tn_series_kind_name((enum tn_series_kind)k), &c->series[d][k], 3,
+                               v, c);
 }

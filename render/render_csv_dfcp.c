@@ -34,25 +34,14 @@ static bool block_in_view(const struct tn_view *v, const struct tn_conn *c, cons
            (b->back_ns && tn_view_time(v, c, b->back_ns));
 }
 
-int tn_csv_write_dfcp_blocks(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
-                             struct tn_err *err)
+void tn_csv_block_rows(struct tn_csvfile *f, const struct tn_conn *c, const struct tn_view *v)
 {
-    char header[256];
-    tn_cols_header(tn_block_cols, tn_block_ncols, header, sizeof header);
-    struct tn_csvfile f;
-    int r = tn_csvfile_open(&f, dir, "dfcp_blocks.csv", header, err);
-    if (r)
-        return r;
-    for (size_t i = 0; i < tn_analyzer_conn_count(a); i++) {
-        const struct tn_conn *c = tn_analyzer_conn(a, i);
-        if (c->proto != TN_PK_DFCP || !tn_selected(v->sel, c->idx))
+    if (c->proto != TN_PK_DFCP || !tn_selected(v->sel, c->idx))
+        return;
+    for (size_t k = 0; k < c->nblocks; k++) {
+        if (!block_in_view(v, c, &c->blocks[k]))
             continue;
-        for (size_t k = 0; k < c->nblocks; k++) {
-            if (!block_in_view(v, c, &c->blocks[k]))
-                continue;
-            struct tn_block_row row = {c, &c->blocks[k]};
-            tn_cols_csv_row(&f, tn_block_cols, tn_block_ncols, &row);
-        }
+        struct tn_block_row row = {c, &c->blocks[k]};
+        tn_cols_csv_row(f, tn_block_cols, tn_block_ncols, &row);
     }
-    return tn_csvfile_close(&f, err);
 }

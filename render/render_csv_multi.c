@@ -1,9 +1,7 @@
 /* render_csv_multi.c - experiment.csv (from its column table), and the multi-flow rows of
  * series.csv (csv-contract.md). */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "render.h"
 #include "render_cols.h"
@@ -48,17 +46,6 @@ int tn_csv_write_experiment(const char *dir, const struct tn_experiment *e, stru
     return tn_csvfile_close(&f, err);
 }
 
-struct app {
-    struct tn_csvfile f;
-    const struct tn_view *v;
-};
-
-/* Rows of one series: conn 0 and dir < 0 are empty cells. */
-static void rows(struct app *w, unsigned conn, int dir, const char *name, const struct tn_series *s, int prec)
-{
-    tn_csv_series_rows(&w->f, conn, dir, name, s, prec, w->v, NULL);
-}
-
 /* The ns-2 link whose queue goes to series.csv: the one with most drops, then the fullest. */
 static const struct tn_linkq_link *busiest(const struct tn_linkq *l)
 {
@@ -71,41 +58,34 @@ static const struct tn_linkq_link *busiest(const struct tn_linkq *l)
     return best;
 }
 
-int tn_csv_append_multi_series(const char *dir, const struct tn_multi *m, const struct tn_view *v,
-                               struct tn_err *err)
+void tn_csv_multi_series_rows(struct tn_csvfile *f, const struct tn_multi *m, const struct tn_view *v)
 {
-    struct app w = {.v = v};
-    char header[256];
-    tn_cols_header(tn_series_cols, tn_series_ncols, header, sizeof header);
-    int r = tn_csvfile_open_append(&w.f, dir, "series.csv", header, err);
-    if (r)
-        return r;
     if (m->fair)
-        rows(&w, 0, -1, "jain_index", &m->fair->jain_series, 6);
+        tn_csv_series_rows(f, 0, -1, "jain_index", &m->fair->jain_series, 6, v, NULL);
     if (m->q2) {
-        rows(&w, 0, -1, "queue_pkts", &m->q2->queue_pkts, 0);
-        rows(&w, 0, -1, "queue_bytes", &m->q2->queue_bytes, 0);
+        tn_csv_series_rows(f, 0, -1, "queue_pkts", &m->q2->queue_pkts, 0, v, NULL);
+        tn_csv_series_rows(f, 0, -1, "queue_bytes", &m->q2->queue_bytes, 0, v, NULL);
         for (size_t i = 0; i < m->q2->nflows; i++) {
-            const struct tn_qflow *f = &m->q2->flows[i];
-            if (!f->conn)
+            const struct tn_qflow *q = &m->q2->flows[i];
+            if (!q->conn)
                 continue;   /* a flow the analysis did not see as a connection */
-            if (v && !tn_selected(v->sel, f->conn))
+            if (v && !tn_selected(v->sel, q->conn))
                 continue;
-            rows(&w, f->conn, f->dir, "queue_pkts", &f->queue_pkts, 0);
-            rows(&w, f->conn, f->dir, "queue_bytes", &f->queue_bytes, 0);
-            rows(&w, f->conn, f->dir, "sojourn_ms", &f->sojourn, 6);
+            tn_csv_series_rows(f, q->conn, q->dir, "queue_pkts", &q->queue_pkts, 0, v, NULL);
+            tn_csv_series_rows(f, q->conn, q->dir, "queue_bytes", &q->queue_bytes, 0, v, NULL);
+            tn_csv_series_rows(f, q->conn, q->dir, "sojourn_ms", &q->sojourn, 6, v, NULL);
         }
     }
     if (m->q1) {
-        rows(&w, 0, -1, "queue_est_pkts", &m->q1->queue_pkts, 3);
+        tn_csv_series_rows(f, 0, -1, "queue_est_pkts", &m->q1->queue_pkts, 3, v, NULL);
         for (size_t i = 0; i < m->q1->n; i++)
             if (!v || tn_selected(v->sel, m->q1->flows[i].conn))
-                rows(&w, m->q1->flows[i].conn, m->q1->flows[i].dir, "queue_delay_ms", &m->q1->flows[i].delay_ms, 3);
+                tn_csv_series_rows(f, m->q1->flows[i].conn, m->q1->flows[i].dir, "queue_delay_ms",
+                                   &m->q1->flows[i].delay_ms, 3, v, NULL);
     }
     if (m->linkq && tn_linkq_count(m->linkq)) {
         const struct tn_linkq_link *k = busiest(m->linkq);
-        rows(&w, 0, -1, "queue_pkts", &k->queue_pkts, 0);
-        rows(&w, 0, -1, "queue_bytes", &k->queue_bytes, 0);
+        tn_csv_series_rows(f, 0, -1, "queue_pkts", &k->queue_pkts, 0, v, NULL);
+        tn_csv_series_rows(f, 0, -1, "queue_bytes", &k->queue_bytes, 0, v, NULL);
     }
-    return tn_csvfile_close(&w.f, err);
 }

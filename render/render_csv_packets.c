@@ -74,25 +74,14 @@ PACKET_COLUMNS(TN_COL_GETTER, pkt)
 const struct tn_col tn_packet_cols[] = {PACKET_COLUMNS(TN_COL_ENTRY, pkt)};
 const size_t tn_packet_ncols = TN_ARRAY_LEN(tn_packet_cols);
 
-int tn_csv_write_packets(const char *dir, const struct tn_analyzer *a, const struct tn_view *v,
-                         struct tn_err *err)
+void tn_csv_packet_rows(struct tn_csvfile *f, const struct tn_conn *c, const struct tn_view *v)
 {
-    char header[256];
-    tn_cols_header(tn_packet_cols, tn_packet_ncols, header, sizeof header);
-    struct tn_csvfile f;
-    int r = tn_csvfile_open(&f, dir, "packets.csv", header, err);
-    if (r)
-        return r;
-    for (size_t i = 0; i < tn_analyzer_conn_count(a); i++) {
-        const struct tn_conn *c = tn_analyzer_conn(a, i);
-        if (!tn_selected(v ? v->sel : NULL, c->idx))
+    if (!tn_selected(v->sel, c->idx))
+        return;
+    for (size_t k = 0; k < c->npkts; k++) {
+        if (!tn_view_time(v, c, c->pkts[k].t_ns))
             continue;
-        for (size_t k = 0; k < c->npkts; k++) {
-            if (v && !tn_view_time(v, c, c->pkts[k].t_ns))
-                continue;
-            struct tn_packet_row row = {c, &c->pkts[k], v};
-            tn_cols_csv_row(&f, tn_packet_cols, tn_packet_ncols, &row);
-        }
+        struct tn_packet_row row = {c, &c->pkts[k], v};
+        tn_cols_csv_row(f, tn_packet_cols, tn_packet_ncols, &row);
     }
-    return tn_csvfile_close(&f, err);
 }

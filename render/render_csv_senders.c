@@ -180,25 +180,14 @@ bool tn_sender_sent_data(const struct tn_conn *c, unsigned d)
     return c->d[d].data_pkts > 0;
 }
 
-int tn_csv_write_senders(const char *dir, const struct tn_analyzer *a, const struct tn_selection *sel,
-                         struct tn_err *err)
+void tn_csv_sender_rows(struct tn_csvfile *f, const struct tn_conn *c, const struct tn_view *v)
 {
-    char header[4096];
-    tn_cols_header(tn_sender_cols, tn_sender_ncols, header, sizeof header);
-    struct tn_csvfile f;
-    int r = tn_csvfile_open(&f, dir, "senders.csv", header, err);
-    if (r)
-        return r;
-    for (size_t i = 0; i < tn_analyzer_conn_count(a); i++) {
-        const struct tn_conn *c = tn_analyzer_conn(a, i);
-        if (!tn_selected(sel, c->idx))
+    if (!tn_selected(v->sel, c->idx))
+        return;
+    for (unsigned d = 0; d < 2; d++) {
+        if (!tn_sender_sent_data(c, d))
             continue;
-        for (unsigned d = 0; d < 2; d++) {
-            if (!tn_sender_sent_data(c, d))
-                continue;
-            struct tn_sender_row row = {c, d};
-            tn_cols_csv_row(&f, tn_sender_cols, tn_sender_ncols, &row);
-        }
+        struct tn_sender_row row = {c, d};
+        tn_cols_csv_row(f, tn_sender_cols, tn_sender_ncols, &row);
     }
-    return tn_csvfile_close(&f, err);
 }

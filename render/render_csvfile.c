@@ -23,12 +23,6 @@ static int open_in(struct tn_csvfile *f, const char *dir, const char *name, stru
     return r;
 }
 
-static void abort_file(struct tn_csvfile *f)
-{
-    funlockfile(f->out.fp);
-    tn_safeout_abort(&f->out);
-}
-
 int tn_csvfile_open(struct tn_csvfile *f, const char *dir, const char *name, const char *header,
                     struct tn_err *err)
 {
@@ -37,37 +31,6 @@ int tn_csvfile_open(struct tn_csvfile *f, const char *dir, const char *name, con
         return r;
     fputs(header, f->out.fp);
     fputs("\r\n", f->out.fp);
-    return 0;
-}
-
-int tn_csvfile_open_append(struct tn_csvfile *f, const char *dir, const char *name,
-                           const char *header, struct tn_err *err)
-{
-    int r = open_in(f, dir, name, err);
-    if (r)
-        return r;
-    FILE *old = fopen(f->out.path, "rb");
-    if (!old) {
-        if (errno != ENOENT) {
-            int e = errno;
-            abort_file(f);
-            return tn_err_set(err, TN_EIO, "%s: cannot read: %s", f->out.path, strerror(e));
-        }
-        fputs(header, f->out.fp);
-        fputs("\r\n", f->out.fp);
-        f->new_append = true;
-        return 0;
-    }
-    char buf[1 << 15];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, old)) > 0)
-        fwrite(buf, 1, n, f->out.fp);
-    bool bad = ferror(old) != 0;
-    fclose(old);
-    if (bad) {
-        abort_file(f);
-        return tn_err_set(err, TN_EIO, "%s: read error", f->out.path);
-    }
     return 0;
 }
 
@@ -129,7 +92,12 @@ void tn_csvfile_u64(struct tn_csvfile *f, uint64_t v)
 void tn_csvfile_dbl(struct tn_csvfile *f, double v, int prec)
 {
     sep(f);
-    fprintf(f->out.fp, "%.*f", prec, v);
+    char b[40];
+    size_t n = tn_fmt_fixed(b, sizeof b, v, prec);
+    if (n < sizeof b)
+        fwrite_unlocked(b, 1, n, f->out.fp);
+    else
+        fprintf(f->out.fp, "%.*f", prec, v);
 }
 
 void tn_csvfile_time(struct tn_csvfile *f, struct tn_time t)
@@ -154,17 +122,12 @@ void tn_csvfile_end_row(struct tn_csvfile *f)
 {
     fputs("\r\n", f->out.fp);
     f->ncol = 0;
-    f->rows++;
 }
 
 int tn_csvfile_close(struct tn_csvfile *f, struct tn_err *err)
 {
     if (!f->out.active)
         return 0;
-    if (f->new_append && f->rows == 0) {
-        abort_file(f);
-        return 0;
-    }
     funlockfile(f->out.fp);
     return tn_safeout_commit(&f->out, err);
 }

@@ -13,20 +13,12 @@
 struct tn_csvfile {
     struct tn_safeout out;
     int ncol;                  /* columns written in the current row */
-    unsigned long rows;        /* rows written (not counting the header or copied ones) */
-    bool new_append;           /* opened to append to a file that did not exist */
 };
 
 /* Create dir if needed and open a temporary for dir/name; write the header row (columns
  * comma-separated). */
 int tn_csvfile_open(struct tn_csvfile *f, const char *dir, const char *name, const char *header,
                     struct tn_err *err);
-/* The same for rows added to dir/name: its current content is copied to the temporary first
- * (the header when there is none), so the final name holds the old file or the whole new one.
- * When there was no file and no row is added, close creates none: the first writer failed (a
- * header-only file would pass for an empty result). */
-int tn_csvfile_open_append(struct tn_csvfile *f, const char *dir, const char *name,
-                           const char *header, struct tn_err *err);
 /* A text cell (NULL = empty).  One that begins with = + - @ or a tab or CR is written as "'..."
  * so that a spreadsheet takes it as text, not a formula (OWASP "CSV Injection"); numbers go
  * through the number functions and are never changed. */

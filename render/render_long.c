@@ -87,7 +87,7 @@ static const char *seg_str(char *buf, size_t len, const struct tn_dir_stats *s, 
     else if (which == 1)
         snprintf(buf, len, "%u", s->seg_max);
     else
-        snprintf(buf, len, "%.0f", (double)s->data_bytes / (double)s->data_pkts);
+        tn_fmt_fixed(buf, len, (double)s->data_bytes / (double)s->data_pkts, 0);
     return buf;
 }
 
@@ -102,7 +102,7 @@ static const char *win_str(char *buf, size_t len, const struct tn_dir_stats *s, 
     else if (which == 1)
         snprintf(buf, len, "%u", s->win_max);
     else
-        snprintf(buf, len, "%.0f", s->win_sum / (double)s->win_n);
+        tn_fmt_fixed(buf, len, s->win_sum / (double)s->win_n, 0);
     return buf;
 }
 
@@ -110,7 +110,7 @@ static const char *win_str(char *buf, size_t len, const struct tn_dir_stats *s, 
 static const char *val_str(char *buf, size_t len, int decimals, bool have, double v)
 {
     if (have)
-        snprintf(buf, len, "%.*f", decimals, v);
+        tn_fmt_fixed(buf, len, v, decimals);
     else
         snprintf(buf, len, "-");
     return buf;
@@ -121,7 +121,7 @@ static const char *time_str(char *buf, size_t len, const struct tn_dir_stats *s,
     if (s->pkts == 0)
         snprintf(buf, len, "-");
     else
-        snprintf(buf, len, "%.6f", tn_time_to_double(last ? s->last : s->first));
+        tn_fmt_fixed(buf, len, tn_time_to_double(last ? s->last : s->first), 6);
     return buf;
 }
 
@@ -175,11 +175,11 @@ static void tcp_rows(FILE *out, const struct tn_conn *c)
     /* throughput: every payload byte (retransmissions too); goodput: the sequence space covered,
      * both over the connection's duration (experiment.csv and senders.csv use the same) */
     double dur = tn_time_diff(c->span_last, c->span_first);
-    snprintf(p[0], 32, "%.0f", dur > 0 ? (double)x->data_bytes * 8 / dur : 0);
-    snprintf(q[0], 32, "%.0f", dur > 0 ? (double)y->data_bytes * 8 / dur : 0);
+    tn_fmt_fixed(p[0], 32, dur > 0 ? (double)x->data_bytes * 8 / dur : 0, 0);
+    tn_fmt_fixed(q[0], 32, dur > 0 ? (double)y->data_bytes * 8 / dur : 0, 0);
     tn_long_row_s(out, "throughput (bit/s):", p[0], q[0]);
-    snprintf(p[0], 32, "%.0f", tn_dir_throughput_bps(c, TN_A2B));
-    snprintf(q[0], 32, "%.0f", tn_dir_throughput_bps(c, TN_B2A));
+    tn_fmt_fixed(p[0], 32, tn_dir_throughput_bps(c, TN_A2B), 0);
+    tn_fmt_fixed(q[0], 32, tn_dir_throughput_bps(c, TN_B2A), 0);
     tn_long_row_s(out, "goodput (bit/s):", p[0], q[0]);
     /* the rest of tcptrace's -l figures */
     tn_long_row_u(out, "sack pkts sent:", x->sack_pkts, y->sack_pkts);

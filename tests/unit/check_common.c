@@ -1,6 +1,8 @@
 /* check_common.c - error buffer, growth helper, time stamps, addresses and TN_BUG_ON. */
 #include <check.h>
 #include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +91,59 @@ START_TEST(test_bug_on)
 }
 END_TEST
 
+/* tn_fmt_fixed writes what printf's "%.*f" writes: checked against glibc's snprintf on exact
+ * ties (rounded to even on the binary value), signed zeros, the smallest and largest values it
+ * converts itself, the ones it leaves to snprintf, and 200,000 pseudo-random doubles. */
+static void fmt_same(double v, int prec)
+{
+    char want[512], got[512];
+    snprintf(want, sizeof want, "%.*f", prec, v);
+    size_t n = tn_fmt_fixed(got, sizeof got, v, prec);
+    ck_assert_msg(strcmp(got, want) == 0 && n == strlen(want), "%.17g with %d decimals: %s, printf %s", v, prec,
+                  got, want);
+}
+
+START_TEST(test_fmt_fixed_as_printf)
+{
+    char b[64];
+    tn_fmt_fixed(b, sizeof b, 0.125, 2);
+    ck_assert_str_eq(b, "0.12");   /* a tie, exact in binary: to even */
+    tn_fmt_fixed(b, sizeof b, 0.375, 2);
+    ck_assert_str_eq(b, "0.38");
+    tn_fmt_fixed(b, sizeof b, 2.5, 0);
+    ck_assert_str_eq(b, "2");
+    tn_fmt_fixed(b, sizeof b, 1.005, 2);
+    ck_assert_str_eq(b, "1.00");   /* 1.005 is 1.00499999999999989... in binary */
+    tn_fmt_fixed(b, sizeof b, -0.0001, 3);
+    ck_assert_str_eq(b, "-0.000");
+    tn_fmt_fixed(b, sizeof b, 1764662400.123456, 6);
+    ck_assert_str_eq(b, "1764662400.123456");
+    const double fixed[] = {0.0, -0.0, 0.5, 1.5, -2.5, 1e-300, 5e-324, 0.0005, 0.00049999999999999999,
+                            9.9999999995, 123456.0005, 4503599627370495.5, 9007199254740993.0,
+                            9223372036854774784.0, 9223372036854775808.0, 1e20, -1e300,
+                            1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        for (int p = 0; p <= 12; p++)
+            fmt_same(fixed[i], p);
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    for (int i = 0; i < 200000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;   /* xorshift64 */
+        double v;
+        switch (i % 4) {
+        case 0: {   /* any bit pattern with an exponent from 2^-70 to 2^70 */
+            uint64_t bits = (x & 0x800fffffffffffffu) | ((uint64_t)(1023 - 70 + (x >> 52) % 141) << 52);
+            memcpy(&v, &bits, sizeof v);
+            break;
+        }
+        case 1: v = (double)(int64_t)(x % 2000000001u - 1000000000) / 1000.0; break;   /* "ms" values */
+        case 2: v = ((double)(x % 100000000u) + 0.5) / 1e6; break;                    /* near ties */
+        default: v = (double)(x >> 11) / 9007199254740992.0 * 1e4; break;
+        }
+        fmt_same(v, (int)((x >> 3) % 10));
+    }
+}
+END_TEST
+
 Suite *tn_common_suite(void)
 {
     Suite *s = suite_create("common");
@@ -98,6 +153,7 @@ Suite *tn_common_suite(void)
     tcase_add_test(tc, test_time_diff);
     tcase_add_test(tc, test_addr_str);
     tcase_add_test(tc, test_bug_on);
+    tcase_add_test(tc, test_fmt_fixed_as_printf);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -503,7 +503,7 @@ START_TEST(test_csv_blocks)
     ck_assert_ptr_nonnull(mkdtemp(dir));
     struct tn_view v = {.sel = NULL};
     struct tn_err err;
-    ck_assert_int_eq(tn_csv_write_dfcp_blocks(dir, an, &v, &err), 0);
+    ck_assert_int_eq(tn_csv_write_file(dir, "dfcp_blocks.csv", an, &v, &err), 0);
     char path[256];
     snprintf(path, sizeof path, "%s/dfcp_blocks.csv", dir);
     ck_assert_str_eq(slurp(path),

@@ -451,30 +451,6 @@ START_TEST(test_safeout_write_error)
 }
 END_TEST
 
-/* Appending rows keeps the old content; an append of nothing to no file creates none. */
-START_TEST(test_csv_append)
-{
-    const char *dir = tmp_path("append");
-    char path[1100];
-    snprintf(path, sizeof path, "%s/s.csv", dir);
-    unlink(path);
-    struct tn_csvfile f;
-    struct tn_err err = {0};
-    ck_assert_int_eq(tn_csvfile_open_append(&f, dir, "s.csv", "h", &err), 0);
-    ck_assert_int_eq(tn_csvfile_close(&f, &err), 0);
-    ck_assert_int_ne(access(path, F_OK), 0);   /* no header-only file */
-    ck_assert_int_eq(tn_csvfile_open_append(&f, dir, "s.csv", "h", &err), 0);
-    tn_csvfile_u64(&f, 1);
-    tn_csvfile_end_row(&f);
-    ck_assert_int_eq(tn_csvfile_close(&f, &err), 0);
-    ck_assert_int_eq(tn_csvfile_open_append(&f, dir, "s.csv", "h", &err), 0);
-    tn_csvfile_u64(&f, 2);
-    tn_csvfile_end_row(&f);
-    ck_assert_int_eq(tn_csvfile_close(&f, &err), 0);
-    ck_assert_str_eq(slurp(path), "h\r\n1\r\n2\r\n");
-}
-END_TEST
-
 Suite *tn_hostile_suite(void)
 {
     Suite *s = suite_create("hostile");
@@ -491,7 +467,6 @@ Suite *tn_hostile_suite(void)
     tcase_add_test(out, test_csv_formula_cells);
     tcase_add_test(out, test_safeout_commit_and_abort);
     tcase_add_test(out, test_safeout_write_error);
-    tcase_add_test(out, test_csv_append);
     suite_add_tcase(s, out);
     return s;
 }

@@ -81,15 +81,10 @@ END_TEST
 /* The CSV files of an analyzer, written into dir. */
 static void write_csv(const char *dir, const struct tn_analyzer *an)
 {
-    struct tn_err err;
     const struct tn_trace_stats *st = tn_analyzer_stats(an);
     struct tn_view v = {.t0_ns = st->have_time ? tn_time_ns(st->first) : 0};
-    ck_assert_msg(tn_csv_write_connections(dir, an, NULL, &err) == 0, "%s", err.msg);
-    ck_assert_msg(tn_csv_write_senders(dir, an, NULL, &err) == 0, "%s", err.msg);
-    ck_assert_msg(tn_csv_write_events(dir, an, &v, &err) == 0, "%s", err.msg);
-    ck_assert_msg(tn_csv_write_series(dir, an, &v, &err) == 0, "%s", err.msg);
-    ck_assert_msg(tn_csv_write_packets(dir, an, &v, &err) == 0, "%s", err.msg);
-    ck_assert_msg(tn_csv_write_dfcp_blocks(dir, an, &v, &err) == 0, "%s", err.msg);
+    struct tn_err errs[TN_CSV_NFILES];
+    ck_assert_msg(tn_csv_write_all(dir, an, &v, NULL, errs) == 0, "%s", errs[0].msg);
 }
 
 static char *slurp(const char *path, size_t *n)

@@ -498,7 +498,7 @@ static void csv_roundtrip(struct tn_analyzer *an, const char *what)
     mk_tmpdir(what);
     struct tn_view v = {0};
     struct tn_err err;
-    ck_assert_int_eq(tn_csv_write_packets(tmpdir, an, &v, &err), 0);
+    ck_assert_int_eq(tn_csv_write_file(tmpdir, "packets.csv", an, &v, &err), 0);
     char path[1024];
     snprintf(path, sizeof path, "%s/packets.csv", tmpdir);
     struct rows r = {0};
