@@ -110,6 +110,7 @@ struct job {
     struct tn_analyzer *remote;    /* rank 0: the other ranks' connections */
     unsigned remote_part;
     unsigned long long retired_sent, retired_bytes;
+    unsigned long long taken, taken_last;   /* connections sent so far, and in the last message */
 };
 
 __attribute__((format(printf, 2, 3))) static void warn_rank(const struct job *j, const char *fmt, ...)
@@ -281,6 +282,8 @@ static size_t retired_take(struct job *j)
     j->rsend = j->rout;
     t.n = 0;
     j->rout = t;
+    j->taken_last = j->retired_sent - j->taken;
+    j->taken = j->retired_sent;
     pthread_mutex_unlock(&j->rlock);
     j->retired_bytes += j->rsend.n;
     return j->rsend.n;
@@ -555,7 +558,7 @@ static void results_out(struct job *j)
     pack_stats(j, &b);
     send_results(j, &b);
     b.n = 0;
-    retired_take(j);
+    size_t last = retired_take(j);
     send_results(j, &j->rsend);
     j->rsend.n = 0;
     size_t n = tn_analyzer_conn_count(j->an), whole = 0;
@@ -575,8 +578,9 @@ static void results_out(struct job *j)
     }
     if (getenv("TN_CLUSTER_REPORT"))
         fprintf(stderr, "rank %d: connections to rank 0: %llu retired during the run, %llu bytes (%.0f per "
-                "connection), %zu at the end, %llu bytes (%.0f per connection)\n", j->rank, j->retired_sent,
-                j->retired_bytes, j->retired_sent ? (double)j->retired_bytes / (double)j->retired_sent : 0.0, whole,
+                "connection; after the last round %llu, %zu bytes), %zu at the end, %llu bytes (%.0f per "
+                "connection)\n", j->rank, j->retired_sent, j->retired_bytes,
+                j->retired_sent ? (double)j->retired_bytes / (double)j->retired_sent : 0.0, j->taken_last, last, whole,
                 bytes, whole ? (double)bytes / (double)whole : 0.0);
     send_results(j, &b);   /* the empty message: the end */
     tn_packbuf_fini(&b);

@@ -12,7 +12,9 @@
 #
 # For each -np: wall s, the sum of the ranks' CPU s and the largest rank's peak RSS MiB
 # (/usr/bin/time on every rank), the speed-up against -np 1, and from the ranks' own report
-# (TN_CLUSTER_REPORT) the packet records sent to other ranks and their bytes per record.  Every
+# (TN_CLUSTER_REPORT) the packet records sent to other ranks and their bytes per record; then
+# each rank's CPU s, peak RSS and CPU by phase (the rounds of reading and analysis, finishing
+# the connections left open, and on rank 0 the merge and the outputs).  Every
 # run's report must be byte-identical to one process's without mpirun (checked; timed too).
 set -u
 
@@ -82,4 +84,10 @@ for np in $RANKS; do
     speed=$(awk -v a="$base" -v b="$wall" 'BEGIN { printf "%.2fx", a / b }')
     printf '%-6s %9.2f %9s %10s %9s %16s %14s\n' "$np" "$wall" "$cpu" "$rss" "$speed" "$sent" "$per"
     cmp -s "$cache/out.alone" "$cache/out.$np" || echo "mpi_bench: -np $np report DIFFERS from one process"
+    # each rank: CPU s and peak RSS (/usr/bin/time), CPU by phase (its TN_CLUSTER_REPORT)
+    for ((r = 0; r < np; r++)); do
+        phases=$(sed -n "s/^rank $r: .*CPU s: \(.*\)/\1/p" "$cache/err.$np" | sed ':a;N;$!ba;s/\n/; /g')
+        awk -v r="$r" -v ph="$phases" '{ printf "         rank %d: CPU %.1f s, peak RSS %.0f MiB (CPU s: %s)\n", r, $1 + $2, $3 / 1024, ph }' \
+            "$cache/time.$r"
+    done
 done
