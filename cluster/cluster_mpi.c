@@ -313,6 +313,11 @@ static void retired_exchange(struct job *j, const long long *state)
         return;
     }
     for (int r = 1; r < j->size; r++) {
+        if (state[STATE * r + 3] < 0) {
+            char msg[120];
+            snprintf(msg, sizeof msg, "rank %d announced a negative length of retired connections", r);
+            abort_job(j, msg);
+        }
         size_t len = (size_t)state[STATE * r + 3];
         if (!len)
             continue;
