@@ -45,16 +45,28 @@ static void htcp_init(struct tn_cc_sock *sk)
 
 /* htcp_alpha_update: alpha = 2 factor (1 - beta), factor from the time since congestion,
  * scaled by RTT / 100 ms clamped to [0.5, 10] (use_rtt_scaling) */
+/* Linux htcp_alpha_update, in its integer arithmetic (jiffies of HTCP_HZ per second): factor
+ * = 1 + (10 diff + (diff/2)^2 / HZ) / HZ with diff the time beyond 1 s since the last
+ * congestion event, then scaled by minRTT / 100 ms (the scale clamped to [0.5, 10] in eighths)
+ * and never below 1: a whole number, so that alpha is 2 (1 - beta) segments a round trip, Reno's
+ * pace with beta 1/2, in the first second and for short RTTs (a continuous factor / scale
+ * gave 0.45 segments a round trip at 45 ms); HZ only rounds (factor steps every 0.1 s, scale is
+ * 800 / minRTT in ms) */
+#define HTCP_HZ 1000.0
+
 static void htcp_alpha_update(struct tn_cc_sock *sk, struct htcp *ca)
 {
-    double diff = cong_time_s(sk, ca), factor = 1;
-    if (diff > 1) {
-        diff -= 1;
-        factor = 1 + 10 * diff + (diff / 2) * (diff / 2);
+    double diff = floor(cong_time_s(sk, ca) * HTCP_HZ), factor = 1;
+    if (diff > HTCP_HZ) {
+        diff -= HTCP_HZ;
+        factor = 1 + floor((10 * diff + floor(floor(diff / 2) * floor(diff / 2) / HTCP_HZ)) / HTCP_HZ);
     }
-    if (ca->min_rtt_ms > 0) {
-        double scale = fmin(fmax(100.0 / ca->min_rtt_ms, 0.5), 10);
-        factor = fmax(factor / scale, 1.0 / 8);
+    double min_rtt = floor(ca->min_rtt_ms * HTCP_HZ / 1000);   /* jiffies */
+    if (min_rtt > 0) {
+        double scale = fmin(fmax(floor(HTCP_HZ * 8 / (10 * min_rtt)), 4), 80);
+        factor = floor(factor * 8 / scale);
+        if (factor < 1)
+            factor = 1;
     }
     ca->alpha = 2 * factor * (128 - ca->beta * 128);
     if (ca->alpha <= 0)

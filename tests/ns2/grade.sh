@@ -12,8 +12,12 @@ work=${2:-$(mktemp -d)}
 here=$(cd "$(dirname "$0")" && pwd)
 command -v ns >/dev/null 2>&1 || { echo "ns-2 not installed: skipped"; exit 77; }
 mkdir -p "$work"
-# bottleneck Mbit/s, one-way delay ms, queue packets, seconds, flows
-scenarios=${TN_NS2_SCENARIOS:-"10,10,20,20,1 20,20,60,20,1 50,40,200,20,1 20,20,60,20,2"}
+# bottleneck Mbit/s, one-way delay ms, queue packets, seconds, flows.  The first four keep the
+# former table comparable; the last three are where the flavours differ most from Reno: a long
+# RTT (124 ms: Hybla's rho 5) with a buffer of 0.4 BDP (Westwood's and H-TCP's cut 0.7-0.75),
+# windows of 190-290 segments (HighSpeed b(w) 0.38-0.41, BIC and Scalable above their low
+# windows), and two flows over a buffer of 0.3 BDP.
+scenarios=${TN_NS2_SCENARIOS:-"10,10,20,20,1 20,20,60,20,1 50,40,200,20,1 20,20,60,20,2 10,60,40,20,1 50,20,100,20,1 20,40,40,20,2"}
 flavours=${TN_NS2_FLAVOURS:-"reno cubic bic highspeed scalable htcp vegas westwood hybla illinois"}
 printf '%-10s %-16s %-10s %5s %15s\n' flavour scenario named conf "cwnd med/p90"
 for ca in $flavours; do
