@@ -465,6 +465,8 @@ struct tn_conn {
     double hs_rtt_ms;          /* SYN -> SYN-ACK -> ACK as seen here; < 0 when not seen */
     double hs_half_ms[2];      /* [a side] monitor<->a and [b side] monitor<->b round trips */
     int64_t hs_ack_ns;         /* the handshake's ACK as seen here (0: not seen) */
+    int64_t hs_syn_first_ns;   /* the first SYN a->b as seen here (0: not seen), within
+                                * --from/--to or not: the handshake is the connection's */
     struct tn_tcp_infer *inf;  /* [2], per sending direction; a connection that has seen one
                                 * SYN only shares a read-only pair of zeros (2 KB less for each
                                 * SYN of a flood) until its second packet */

@@ -126,7 +126,7 @@ bool tn_conn_unpacked_ok(const struct tn_conn_priv *cp)
     if ((c->proto != TN_PK_TCP && !dfcp) || dfcp != (cp->dfcp != NULL) || dfcp != (c->dfcp != &tn_no_dfcp))
         return false;
     if (!addr_ok(&c->a) || !addr_ok(&c->b) || (unsigned)c->vantage > TN_VP_MIDDLE || !time_ok(c->first) ||
-        !time_ok(c->last) || !time_ok(c->span_first) || !time_ok(c->span_last) || !ns_ok(c->hs_ack_ns) || !dir_ok(&c->d[0]) || !dir_ok(&c->d[1]))
+        !time_ok(c->last) || !time_ok(c->span_first) || !time_ok(c->span_last) || !ns_ok(c->hs_ack_ns) || !ns_ok(c->hs_syn_first_ns) || !dir_ok(&c->d[0]) || !dir_ok(&c->d[1]))
         return false;
     if (c->inf != tn_no_inf && (!infer_ok(&c->inf[0]) || !infer_ok(&c->inf[1])))
         return false;

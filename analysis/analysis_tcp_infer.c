@@ -105,6 +105,8 @@ static void infer_handshake(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp
         if (cp->hs_syn_ns && p->tcp.seq == c->d[d].isn)   /* (a SYN before this one) */
             syn_rexmit(ctx, cp, d, p, t, cp->hs_syn_ns);
         cp->hs_syn_ns = t;
+        if (!c->hs_syn_first_ns)
+            c->hs_syn_first_ns = t;
         return;
     }
     if ((fl & (TN_TCP_SYN | TN_TCP_ACK)) == (TN_TCP_SYN | TN_TCP_ACK) && d == TN_B2A) {

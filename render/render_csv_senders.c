@@ -87,8 +87,8 @@ static double srtt_ms(const struct tn_conn *c, enum tn_dir d)
     X(P, ack_ratio, REAL, 2, tn_cell_r(o, tcp && rs->pure_acks, (double)s->data_pkts / (double)rs->pure_acks)) \
     X(P, delack_timeout_ms, REAL, 3, tn_cell_r(o, tcp && DELACK_MS(f) >= 0, DELACK_MS(f)))          \
     X(P, syn_retries, UINT, 0, tn_cell_u(o, tcp && s->syn, s->syn - 1))                             \
-    X(P, setup_s, REAL, 6, tn_cell_r(o, tcp && c->handshake_seen && c->hs_ack_ns,                   \
-                                  (double)(c->hs_ack_ns - tn_time_ns(c->d[TN_A2B].first)) / 1e9)) \
+    X(P, setup_s, REAL, 6, tn_cell_r(o, tcp && c->hs_syn_first_ns && c->hs_ack_ns,                \
+                                  (double)(c->hs_ack_ns - c->hs_syn_first_ns) / 1e9))               \
     X(P, throughput_bps, REAL, 0, tn_cell_r(o, duration_s(c) > 0, (double)s->data_bytes * 8 / duration_s(c))) \
     X(P, goodput_bps, REAL, 0, tn_cell_r(o, tcp || dfcp_data, tcp ? tn_dir_throughput_bps(c, d) : df->goodput_bps)) \
     X(P, limited_cwnd, REAL, 3, tn_cell_r(o, tcp && f->limiter, f->limiter_share[TN_LIM_CWND]))     \

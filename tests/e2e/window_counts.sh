@@ -11,7 +11,9 @@
 #  - the inference sees every packet: the window run's events.csv is the whole run's, cut to the
 #    window;
 #  - a connection without packets in the window is left out; --time-base conn counts the window
-#    from the connection's own first packet.
+#    from the connection's own first packet;
+#  - senders.csv's setup_s is the handshake's (first SYN to its ACK, from tshark) although the SYN
+#    lies before the window.
 # Args: $1 binary, $2 corpus dir (unused), $3 source dir.  Exit 0 pass, 1 fail, 77 skip.
 set -u
 bin=$1
@@ -81,6 +83,16 @@ for side in snd1 rcv1; do
     check "$side: pkts, data pkts, data bytes, dupacks, first, last" "$got" "$(tshark_counts "$f" $from $to)"
     check "$side: rexmt data pkts (overlap), outoforder pkts" "$(echo "$row" | awk -F, '{ print $18, $24 }')" \
         "$(overlap_count "$f" $from $to)"
+    # setup_s describes the handshake, which lies before the window: the first SYN to the
+    # handshake's ACK (the first packet of side a with ACK and without SYN after a SYN-ACK)
+    hs=$(tshark -r "$f" -Y "tcp.port == $port && tcp.flags.syn == 1 || tcp.srcport == $port && tcp.flags.ack == 1" \
+            -T fields -e frame.time_epoch -e tcp.srcport -e tcp.flags.syn -e tcp.flags.ack 2>/dev/null |
+        awk -v p="$port" '$2 == p && $3 == 1 && $4 == 0 && !syn { syn = $1 } $2 != p && $3 == 1 && $4 == 1 { sa = 1 }
+                          $2 == p && $3 == 0 && sa && !ack { ack = $1 } END { printf "%.6f\n", ack - syn }')
+    check "$side: senders.csv setup_s (SYN before the window)" \
+        "$(python3 -c 'import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["conn"] == sys.argv[2] and r["dir"] == "a2b": print(r["setup_s"])' "$tmp/w/senders.csv" "$(echo "$row" | cut -d, -f1)")" "$hs"
     lp=$(awk '/^TCP connection/ { c = $3 } c && /total packets:/ && NF == 3 { print c, $3; exit }' "$tmp/long")
     check "$side: -l total packets" "$lp" "$(echo "$row" | awk -F, '{ print $1 ":", $10 + $11 }')"
     # the inference unchanged: the whole run's events inside the window are the window run's
