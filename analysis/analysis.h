@@ -346,6 +346,8 @@ enum {
     TN_DFCP_BF_ACKING = 0x04,   /* its DATA carried ACKING: a BACK is expected */
     TN_DFCP_BF_INFLIGHT = 0x08, /* counted in flight (analysis bookkeeping) */
     TN_DFCP_BF_ENDED = 0x10,    /* a later block started: no more symbols expected here */
+    TN_DFCP_BF_COUNTED = 0x20,  /* a symbol or BACK of it lies within --from/--to (every block
+                                 * without a window): the summary and dfcp_blocks.csv count it */
 };
 
 /* Was symbol index idx of block b seen at the capture point? */

@@ -332,6 +332,7 @@ void tn_analyzer_add_flow(struct tn_analyzer *a, const struct tn_pkt *p, struct 
     if (p->anoms.bits)
         c->anomalies++;
     a->ctx.pkt = p;
+    a->ctx.outside = saved != NULL;
     if (p->kind == TN_PK_TCP)
         tn_tcp_conn_pkt(&a->ctx, cp, d, p);
     else

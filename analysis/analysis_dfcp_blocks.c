@@ -125,14 +125,21 @@ static void inflight_set(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn
 
 /* ---- DATA ---- */
 
-static void gap_add(struct tn_dfcp_dir *dd, int64_t gap)
+static void gap_add(struct tn_dfcp_tally *n, int64_t gap)
 {
     if (gap <= 0)
         gap = 1;
     int bin = (int)floor(2.0 * log2((double)gap));
     if (bin >= TN_DFCP_GAP_BINS)
         bin = TN_DFCP_GAP_BINS - 1;
-    dd->gap_hist[bin]++;
+    n->gap_hist[bin]++;
+}
+
+/* A block a counted packet (symbol or BACK) belongs to: the summary counts it. */
+static void block_counted(const struct tn_analyzer_ctx *ctx, struct tn_dfcp_block *b)
+{
+    if (!ctx->outside)
+        b->bflags |= TN_DFCP_BF_COUNTED;
 }
 
 /* Block idx is over at the capture point (a later block started): report the symbols that
@@ -169,12 +176,9 @@ void tn_dfcp_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
     const struct tn_dfcp *h = &p->dfcp;
     int64_t t = tn_time_ns(p->ts);
 
-    if (!dd->data_pkts) {
-        dd->first_data_ns = t;
+    if (!dd->data_pkts)
         dd->last_change_ns = t;
-    }
     dd->data_pkts++;
-    dd->last_data_ns = t;
     if (!c->dfcp->data_seen || dd->data_pkts > cp->dfcp->dir[c->dfcp->data_dir].data_pkts) {
         c->dfcp->data_seen = true;
         c->dfcp->data_dir = (uint8_t)d;
@@ -189,8 +193,16 @@ void tn_dfcp_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
             c->dfcp->symbol_size = p->payload_len;
     }
     inflight_account(dd, c->dfcp->window, t);
-    dd->area_at_data = dd->inflight_area;
-    dd->full_at_data = dd->full_ns;
+    struct tn_dfcp_tally *n = &dd->n;
+    if (!n->data_pkts) {
+        n->first_data_ns = t;
+        n->area_first = dd->inflight_area;
+        n->full_first = dd->full_ns;
+    }
+    n->data_pkts++;
+    n->last_data_ns = t;
+    n->area_at_data = dd->inflight_area;
+    n->full_at_data = dd->full_ns;
     interval_flush(ctx, c, d, dd, t);
     dd->iv_bytes += p->payload_len;
     dd->iv_syms++;
@@ -216,14 +228,15 @@ void tn_dfcp_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
             b->first_pkt = p->num;
         } else if (b->last_ns) {
             if (h->sym_idx > b->max_idx + 1u && h->sym_idx < b->n && b->symbols_seen) {
-                dd->jump_gap_ns += (double)(t - b->last_ns);
-                dd->jump_slots += (uint64_t)(h->sym_idx - b->max_idx);
+                n->jump_gap_ns += (double)(t - b->last_ns);
+                n->jump_slots += (uint64_t)(h->sym_idx - b->max_idx);
             } else {
-                gap_add(dd, t - b->last_ns);
+                gap_add(n, t - b->last_ns);
             }
         }
     }
     struct tn_dfcp_block *b = &c->blocks[idx];
+    block_counted(ctx, b);
     if (!b->seen && b->n) {
         b->seen = tn_xcalloc((size_t)(b->n + 7) / 8, 1);
     }
@@ -293,6 +306,7 @@ void tn_dfcp_back(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
         idx = (size_t)found;
     }
     struct tn_dfcp_block *b = &c->blocks[idx];
+    block_counted(ctx, b);
     if (b->backs++)
         return;                                    /* a duplicate: the first one decided */
     bool failed = h->flags & TN_DFCP_F_DECODE_FAILED;
@@ -325,7 +339,7 @@ void tn_dfcp_back(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
     interval_flush(ctx, c, dd_dir, dd, t);
     if (!failed) {
         dd->iv_good += b->k;
-        dd->good_bytes += b->k;
+        dd->n.good_bytes += b->k;
     }
     uint32_t gone = 0;
     if (b->bflags & TN_DFCP_BF_INFLIGHT) {
@@ -384,18 +398,18 @@ static void pkt_at(struct tn_pkt *p, int64_t t_ns, uint64_t num)
 }
 
 /* Median of the gap histogram, in microseconds (geometric middle of the median bin). */
-static double gap_median_us(const struct tn_dfcp_dir *dd, double *p25, double *p75)
+static double gap_median_us(const struct tn_dfcp_tally *n, double *p25, double *p75)
 {
     uint64_t tot = 0, acc = 0;
     for (int i = 0; i < TN_DFCP_GAP_BINS; i++)
-        tot += dd->gap_hist[i];
+        tot += n->gap_hist[i];
     if (!tot)
         return 0;
     double q[3] = {0, 0, 0};
     const double want[3] = {0.25, 0.5, 0.75};
     int qi = 0;
     for (int i = 0; i < TN_DFCP_GAP_BINS && qi < 3; i++) {
-        acc += dd->gap_hist[i];
+        acc += n->gap_hist[i];
         while (qi < 3 && (double)acc >= want[qi] * (double)tot)
             q[qi++] = pow(2.0, ((double)i + 0.5) / 2.0) / 1e3;
     }
@@ -459,10 +473,10 @@ static void summarize(struct tn_conn_priv *cp)
     struct tn_conn *c = &cp->pub;
     struct tn_dfcp_infer *inf = c->dfcp;
     enum tn_dir dd_dir = (enum tn_dir)inf->data_dir;
-    struct tn_dfcp_dir *dd = &cp->dfcp->dir[dd_dir];
+    const struct tn_dfcp_tally *n = &cp->dfcp->dir[dd_dir].n;
     for (size_t i = 0; i < c->nblocks; i++) {
         const struct tn_dfcp_block *b = &c->blocks[i];
-        if (b->dir != (uint8_t)dd_dir)
+        if (b->dir != (uint8_t)dd_dir || !(b->bflags & TN_DFCP_BF_COUNTED))
             continue;
         inf->blocks++;
         if (b->outcome == TN_DFCP_DECODED)
@@ -488,15 +502,15 @@ static void summarize(struct tn_conn_priv *cp)
             1.0 - (double)inf->symbols_seen / (double)inf->symbols_expected;
     if (inf->k)
         inf->redundancy = (double)inf->n * inf->symbol_size / inf->k;
-    int64_t dur = dd->last_data_ns - dd->first_data_ns;
+    int64_t dur = n->last_data_ns - n->first_data_ns;
     inf->duration_s = (double)dur / 1e9;
     if (dur > 0) {
         inf->throughput_bps = (double)c->d[dd_dir].data_bytes * 8 / inf->duration_s;
-        inf->goodput_bps = (double)dd->good_bytes * 8 / inf->duration_s;
-        inf->symbol_rate_pps = (double)dd->data_pkts / inf->duration_s;
+        inf->goodput_bps = (double)n->good_bytes * 8 / inf->duration_s;
+        inf->symbol_rate_pps = (double)n->data_pkts / inf->duration_s;
         if (inf->acking) {
-            inf->inflight_avg = dd->area_at_data / (double)dur;
-            inf->window_full_share = (double)dd->full_at_data / (double)dur;
+            inf->inflight_avg = (n->area_at_data - n->area_first) / (double)dur;
+            inf->window_full_share = (double)(n->full_at_data - n->full_first) / (double)dur;
             if (inf->window)
                 inf->window_util = inf->inflight_avg / inf->window;
         }
@@ -504,10 +518,10 @@ static void summarize(struct tn_conn_priv *cp)
     if (inf->throughput_bps > 0)
         inf->goodput_ratio = inf->goodput_bps / inf->throughput_bps;
     double p25 = 0, p75 = 0;
-    inf->gap_median_us = gap_median_us(dd, &p25, &p75);
+    inf->gap_median_us = gap_median_us(n, &p25, &p75);
     inf->loss_gap_ratio = -1;
-    if (dd->jump_slots && inf->gap_median_us > 0)
-        inf->loss_gap_ratio = dd->jump_gap_ns / 1e3 / ((double)dd->jump_slots * inf->gap_median_us);
+    if (n->jump_slots && inf->gap_median_us > 0)
+        inf->loss_gap_ratio = n->jump_gap_ns / 1e3 / ((double)n->jump_slots * inf->gap_median_us);
     limiter(c, inf, p25, p75);
 }
 

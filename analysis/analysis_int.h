@@ -117,19 +117,24 @@ struct tn_dfcp_dir {
     uint32_t hi_block;         /* highest block number with a record in this direction */
     bool hi_set;
     uint32_t inflight;         /* blocks with a symbol seen, no BACK (ACKING) */
-    int64_t first_data_ns, last_data_ns;
-    uint64_t data_pkts;
+    uint64_t data_pkts;        /* every DATA, within --from/--to or not */
     int64_t last_change_ns;    /* in-flight bookkeeping: time-weighted area and window-full time */
     double inflight_area;      /* blocks * ns */
     int64_t full_ns;
-    double area_at_data;       /* inflight_area and full_ns as of the latest DATA */
-    int64_t full_at_data;
     int64_t iv_end;            /* throughput/goodput/symbol-rate interval */
     uint64_t iv_bytes, iv_good, iv_syms;
-    uint32_t gap_hist[TN_DFCP_GAP_BINS];
-    uint64_t good_bytes;       /* source bytes of decoded blocks */
-    double jump_gap_ns;        /* arrival gaps across skipped symbol indices, and the slots */
-    uint64_t jump_slots;       /* they span (skipped + 1): do losses leave holes in time? */
+    /* what the summary counts: every DATA and BACK, or those within --from/--to (the window
+     * puts it back after a packet outside, analysis_window.c) */
+    struct tn_dfcp_tally {
+        uint64_t data_pkts;
+        int64_t first_data_ns, last_data_ns;
+        double area_first, area_at_data;   /* inflight_area and full_ns at the first and */
+        int64_t full_first, full_at_data;  /* the latest DATA counted */
+        uint32_t gap_hist[TN_DFCP_GAP_BINS];
+        uint64_t good_bytes;   /* source bytes of decoded blocks */
+        double jump_gap_ns;    /* arrival gaps across skipped symbol indices, and the slots */
+        uint64_t jump_slots;   /* they span (skipped + 1): do losses leave holes in time? */
+    } n;
 };
 
 struct tn_dfcp_priv {
@@ -215,6 +220,7 @@ struct tn_analyzer_ctx {
     const struct tn_analysis_cfg *cfg;
     const struct tn_pkt *pkt;  /* the packet being analyzed (for events found on its way);
                                 * NULL outside tn_analyzer_add (finish, retirement) */
+    bool outside;              /* it lies outside --from/--to: what it counts is taken back */
 };
 
 /* A queue of connection indexes, oldest first (analysis_analyzer.c). */
@@ -381,10 +387,18 @@ bool tn_conn_set_handshake(struct tn_conn_priv *cp, int64_t ack_ns);
 struct tn_window_save {
     struct tn_dir_stats d[2];
     struct tn_tcp_infer inf[2];
+    struct tn_dfcp_infer dfcp;         /* DFCP connections */
+    struct tn_dfcp_tally tally[2];
     struct tn_time span_first, span_last;
     bool counted;
     uint64_t anomalies;
 };
+
+/* Does time t lie within the window w that starts from base? */
+static inline bool tn_window_has(const struct tn_count_window *w, int64_t base, int64_t t)
+{
+    return t >= base + w->from_ns && (!w->to_ns || t <= base + w->to_ns);
+}
 
 /* Does a packet of c at t lie within the window w (on)? */
 bool tn_window_counts(const struct tn_count_window *w, const struct tn_conn *c, int64_t first_ns,

@@ -1,5 +1,5 @@
-/* analysis_window.c - --from/--to for the counters: a TCP packet outside the window goes through
- * the counters and the inference like any other (their state must see every packet: sequence
+/* analysis_window.c - --from/--to for the counters: a TCP or DFCP packet outside the window goes
+ * through the counters and the inference like any other (their state must see every packet: sequence
  * space, gaps, the scoreboard, RTT estimator, window models), and then what it counted is taken
  * back.  The count fields are listed here, once; every other field of struct tn_dir_stats and
  * struct tn_tcp_infer is state or a conclusion of the inference (the flavour, where slow start
@@ -16,7 +16,7 @@
     X(super_segs) X(trunc_pkts) X(seg_min) X(seg_max) X(win_min) X(win_max) X(win_sum) X(win_n)    \
     X(first) X(last) X(sack_pkts) X(pushed_pkts) X(urg_pkts) X(urg_bytes) X(trunc_bytes)           \
     X(triple_dupacks) X(idle_max_ns) X(init_win_bytes) X(init_win_pkts) X(owin_n) X(owin_max)      \
-    X(owin_min_nz) X(owin_sum) X(owin_area) X(owin_t0_ns)
+    X(owin_min_nz) X(owin_sum) X(owin_area) X(owin_t0_ns) X(dfcp_type_pkts) X(dfcp_blocks)
 
 /* The counts of struct tn_tcp_infer. */
 #define INF_COUNTS(X)                                                                              \
@@ -24,13 +24,17 @@
     X(capture_gaps) X(capture_gap_bytes) X(episodes_recovery) X(episodes_rto)                      \
     X(episodes_zero_window) X(episodes_idle) X(max_inflight) X(ackpol)
 
+/* The counts of struct tn_dfcp_infer (the rest are the parameters, the handshake and the states
+ * reached, which the whole connection decides, or the summary made at the end from the blocks
+ * a counted packet touched, TN_DFCP_BF_COUNTED, and struct tn_dfcp_tally). */
+#define DFCP_COUNTS(X)                                                                             \
+    X(syn_retries) X(synack_retries) X(fin_retries) X(finack_retries) X(unknown_pkts)              \
+    X(ctl_payload_pkts) X(bad_symidx) X(back_first_ms) X(back_last_ms) X(inflight_max)
+
 bool tn_window_counts(const struct tn_count_window *w, const struct tn_conn *c, int64_t first_ns,
                       int64_t t)
 {
-    if (c->proto != TN_PK_TCP)
-        return true;
-    int64_t base = w->conn_base ? tn_time_ns(c->first) : first_ns;
-    return t >= base + w->from_ns && (!w->to_ns || t <= base + w->to_ns);
+    return tn_window_has(w, w->conn_base ? tn_time_ns(c->first) : first_ns, t);
 }
 
 struct tn_window_save *tn_window_save(struct tn_window_save **buf, const struct tn_conn_priv *cp)
@@ -45,6 +49,11 @@ struct tn_window_save *tn_window_save(struct tn_window_save **buf, const struct 
     s->span_last = c->span_last;
     s->counted = c->counted;
     s->anomalies = c->anomalies;
+    if (cp->dfcp) {
+        s->dfcp = *c->dfcp;
+        for (int d = 0; d < 2; d++)
+            s->tally[d] = cp->dfcp->dir[d].n;
+    }
     return s;
 }
 
@@ -70,4 +79,11 @@ void tn_window_restore(struct tn_conn_priv *cp, const struct tn_window_save *s)
     c->span_last = s->span_last;
     c->counted = s->counted;
     c->anomalies = s->anomalies;
+    if (cp->dfcp) {
+#define DFCP_FIELD(f) PUT_BACK(*c->dfcp, s->dfcp, f)
+        DFCP_COUNTS(DFCP_FIELD)
+#undef DFCP_FIELD
+        for (int d = 0; d < 2; d++)
+            cp->dfcp->dir[d].n = s->tally[d];
+    }
 }

@@ -26,20 +26,12 @@ BLOCK_COLUMNS(TN_COL_GETTER, block)
 const struct tn_col tn_block_cols[] = {BLOCK_COLUMNS(TN_COL_ENTRY, block)};
 const size_t tn_block_ncols = TN_ARRAY_LEN(tn_block_cols);
 
-/* A block is in the view when any of its times (first symbol, last symbol, BACK) is. */
-static bool block_in_view(const struct tn_view *v, const struct tn_conn *c, const struct tn_dfcp_block *b)
-{
-    return (b->first_ns && tn_view_time(v, c, b->first_ns)) ||
-           (b->last_ns && tn_view_time(v, c, b->last_ns)) ||
-           (b->back_ns && tn_view_time(v, c, b->back_ns));
-}
-
 void tn_csv_block_rows(struct tn_csvfile *f, const struct tn_conn *c, const struct tn_view *v)
 {
     if (c->proto != TN_PK_DFCP || !tn_selected(v->sel, c->idx))
         return;
     for (size_t k = 0; k < c->nblocks; k++) {
-        if (!block_in_view(v, c, &c->blocks[k]))
+        if (!(c->blocks[k].bflags & TN_DFCP_BF_COUNTED))   /* (--from/--to: as the summary) */
             continue;
         struct tn_block_row row = {c, &c->blocks[k]};
         tn_cols_csv_row(f, tn_block_cols, tn_block_ncols, &row);

@@ -43,12 +43,14 @@ struct tn_plot *tn_fig_dfcp(const struct tn_conn *c, const struct tn_fig_cfg *fc
         return NULL;
     struct blk *bv = tn_xcalloc(c->nblocks ? c->nblocks : 1, sizeof *bv);
     double lo = INFINITY, hi = -INFINITY;
-    size_t nfail = 0, ndec = 0;
+    size_t nfail = 0, ndec = 0, nblk = 0;
     for (size_t i = 0; i < c->nblocks; i++) {
         const struct tn_dfcp_block *b = &c->blocks[i];
         bv[i] = (struct blk){b->block, b->outcome};
-        nfail += b->outcome == TN_DFCP_FAILED;
-        ndec += b->outcome == TN_DFCP_DECODED;
+        bool counted = b->bflags & TN_DFCP_BF_COUNTED;   /* (--from/--to: as the summary) */
+        nblk += counted;
+        nfail += counted && b->outcome == TN_DFCP_FAILED;
+        ndec += counted && b->outcome == TN_DFCP_DECODED;
         if (b->last_ns >= from && b->first_ns <= to) {
             lo = fmin(lo, b->block);
             hi = fmax(hi, b->block);
@@ -67,7 +69,7 @@ struct tn_plot *tn_fig_dfcp(const struct tn_conn *c, const struct tn_fig_cfg *fc
     char who[160];
     tn_fig_conn_label(c, -1, who, sizeof who);
     snprintf(p->subtitle, sizeof p->subtitle, "%s; %zu blocks: %zu decoded, %zu failed, %zu unacknowledged",
-             who, c->nblocks, ndec, nfail, c->nblocks - ndec - nfail);
+             who, nblk, ndec, nfail, nblk - ndec - nfail);
     snprintf(p->y.label, sizeof p->y.label, "block number");
     p->y.unit = TN_U_NONE;
     if (!isfinite(lo)) {

@@ -94,6 +94,42 @@ static void capture_gap_line(FILE *out, const struct tn_analyzer *a)
                 touched > 20 ? " ..." : "", touched, touched == 1 ? "" : "s", holes, holes == 1 ? "" : "s");
 }
 
+/* --from/--to: what the connections counted within the window (their packets are the trace's TCP
+ * and DFCP packets; the others belong to no connection and stay in the totals above).  Summed
+ * from the connections, so every way of running (threads, MPI ranks, retirement) gives the same. */
+static void window_lines(FILE *out, const struct tn_analyzer *a)
+{
+    const struct tn_count_window *w = &tn_analyzer_cfg(a)->window;
+    if (!w->on)
+        return;
+    uint64_t pkts[2] = {0, 0}, anomalies = 0;
+    size_t conns = 0;
+    struct tn_time first = {0, 0}, last = {0, 0};
+    for (size_t i = 0; i < tn_analyzer_conn_count(a); i++) {
+        const struct tn_conn *c = tn_analyzer_conn(a, i);
+        if (!c->counted)
+            continue;
+        pkts[c->proto == TN_PK_DFCP] += c->d[0].pkts + c->d[1].pkts;
+        anomalies += c->anomalies;
+        if (!conns++ || tn_time_cmp(c->span_first, first) < 0)
+            first = c->span_first;
+        if (conns == 1 || tn_time_cmp(c->span_last, last) > 0)
+            last = c->span_last;
+    }
+    fprintf(out, "  within --from %g", (double)w->from_ns / 1e9);
+    if (w->to_ns)
+        fprintf(out, " --to %g", (double)w->to_ns / 1e9);
+    fprintf(out, " s (from %s first packet):\n", w->conn_base ? "each connection's" : "the trace's");
+    fprintf(out, "    connections:  %zu\n", conns);
+    fprintf(out, "    TCP:          %" PRIu64 "\n", pkts[0]);
+    fprintf(out, "    DFCP:         %" PRIu64 "\n", pkts[1]);
+    if (conns) {
+        fprintf(out, "    first packet: %.6f\n", tn_time_to_double(first));
+        fprintf(out, "    last packet:  %.6f\n", tn_time_to_double(last));
+    }
+    fprintf(out, "    anomalies:    %" PRIu64 " packet%s\n", anomalies, anomalies == 1 ? "" : "s");
+}
+
 void tn_report_summary(FILE *out, const struct tn_analyzer *a)
 {
     const struct tn_trace_stats *st = tn_analyzer_stats(a);
@@ -121,4 +157,5 @@ void tn_report_summary(FILE *out, const struct tn_analyzer *a)
                 st->anom_first_file[k] ? st->anom_first_file[k] : "?", st->anom_first[k],
                 tn_anom_text((enum tn_anom_kind)k));
     }
+    window_lines(out, a);
 }

@@ -13,7 +13,9 @@
 #  - a connection without packets in the window is left out; --time-base conn counts the window
 #    from the connection's own first packet;
 #  - senders.csv's setup_s is the handshake's (first SYN to its ACK, from tshark) although the SYN
-#    lies before the window.
+#    lies before the window;
+#  - the trace summary's window lines: its connections, TCP packets, the first and the last, from
+#    tshark.
 # Args: $1 binary, $2 corpus dir (unused), $3 source dir.  Exit 0 pass, 1 fail, 77 skip.
 set -u
 bin=$1
@@ -66,12 +68,28 @@ overlap_count() {   # file lo hi -> rexmt ooo
             if (end > top) top = end } END { print r + 0, o + 0 }'
 }
 
+# the trace summary counts the window too: its connections, TCP and DFCP packets, the first and
+# the last of them, from tshark over frame.time_relative (DFCP: UDP port 9253, dfcp-wire-format.md)
+trace_summary() {   # file lo hi -> "connections TCP DFCP first last"
+    tshark -r "$1" -Y "frame.time_relative >= $2 && frame.time_relative <= $3 && (tcp || udp.port == 9253)" \
+        -T fields -e frame.time_epoch -e tcp.stream -e udp.stream 2>/dev/null |
+        awk -F'\t' '{ if ($2 != "") { tcp++; s["t" $2] = 1 } else { dfcp++; s["u" $3] = 1 }
+                      if (!first) first = $1; last = $1 }
+            END { for (k in s) n++; printf "%d %d %d %.6f %.6f\n", n, tcp, dfcp, first, last }'
+}
+summary_of() {   # long report -> the same from its trace summary's window lines
+    awk '/^  within --from/ { on = 1 } on && /^    connections:/ { n = $2 } on && /^    TCP:/ { t = $2 }
+         on && /^    DFCP:/ { d = $2 } on && /^    first packet:/ { f = $3 } on && /^    last packet:/ { l = $3 }
+         END { print n, t, d, f, l }' "$1"
+}
+
 for side in snd1 rcv1; do
     f=$s/${side}_eth0.pcap
     t0=$(tshark -r "$f" -c 1 -T fields -e frame.time_epoch 2>/dev/null)
     rm -rf "$tmp/w" "$tmp/all"
     "$bin" -l --from $from --to $to --csv "$tmp/w" "$f" > "$tmp/long" 2>&1 || { echo "FAIL: exit $?"; fail=1; }
     "$bin" --csv "$tmp/all" "$f" > /dev/null 2>&1 || { echo "FAIL: exit $?"; fail=1; }
+    check "$side: trace summary in the window" "$(summary_of "$tmp/long")" "$(trace_summary "$f" $from $to)"
     conns=$(tr -d '\r' < "$tmp/w/connections.csv")
     row=$(echo "$conns" | awk -F, -v p="$port" '$4 == p')
     check "$side: connections in the window" "$(echo "$conns" | awk 'NR > 1' | wc -l)" \
