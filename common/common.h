@@ -93,6 +93,15 @@ char *tn_xstrdup(const char *s) __attribute__((malloc, warn_unused_result));
  * length of the whole text (a text of len or more was cut) (common_fmt.c). */
 size_t tn_fmt_fixed(char *buf, size_t len, double v, int prec);
 
+/* v as "%.*f" prints it, into buf for a "%s" (prec <= 9: the longest is a sign, 309 digits, the
+ * point and 9 decimals). */
+#define TN_FIXED_LEN 328
+static inline const char *tn_fixed(char buf[TN_FIXED_LEN], double v, int prec)
+{
+    tn_fmt_fixed(buf, TN_FIXED_LEN, v, prec);
+    return buf;
+}
+
 /* Grow a dynamic array *arr of *cap elements of size elsz so that it holds at least need. */
 void tn_grow(void **arr, size_t *cap, size_t need, size_t elsz);
 

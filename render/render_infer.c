@@ -10,8 +10,9 @@ static void stat_line(FILE *out, const char *label, const struct tn_stat *s)
         fprintf(out, "       %-22s -\n", label);
         return;
     }
-    fprintf(out, "       %-22s %.3f / %.3f / %.3f ms (stdev %.3f, %" PRIu64 " samples)\n", label,
-            s->min, tn_stat_avg(s), s->max, tn_stat_stdev(s), s->n);
+    char x[4][TN_FIXED_LEN];   /* the numbers without printf's conversion: a line per sender */
+    fprintf(out, "       %-22s %s / %s / %s ms (stdev %s, %" PRIu64 " samples)\n", label, tn_fixed(x[0], s->min, 3),
+            tn_fixed(x[1], tn_stat_avg(s), 3), tn_fixed(x[2], s->max, 3), tn_fixed(x[3], tn_stat_stdev(s), 3), s->n);
 }
 
 /* The receiver's ACK policy for this data: segments per ACK (anywhere), the delayed-ACK timer
@@ -20,9 +21,10 @@ static void ackpolicy_lines(FILE *out, const struct tn_ackpolicy *a)
 {
     if (!a->acks)
         return;
-    fprintf(out, "       %-22s %.2f data segments per ACK (ACKs of 1/2/3/4/5+: %" PRIu64 "/%" PRIu64
+    char x[TN_FIXED_LEN];
+    fprintf(out, "       %-22s %s data segments per ACK (ACKs of 1/2/3/4/5+: %" PRIu64 "/%" PRIu64
                  "/%" PRIu64 "/%" PRIu64 "/%" PRIu64 ", %" PRIu64 " in-order ACKs)\n",
-            "receiver ACKs:", tn_ackpol_ratio(a), a->per_ack[0], a->per_ack[1], a->per_ack[2],
+            "receiver ACKs:", tn_fixed(x, tn_ackpol_ratio(a), 2), a->per_ack[0], a->per_ack[1], a->per_ack[2],
             a->per_ack[3], a->per_ack[4], a->acks);
     if (!a->delays_known) {
         fprintf(out, "       %-22s not seen here (the monitor is not next to the receiver)\n",
@@ -59,10 +61,11 @@ static void sender_block(FILE *out, const struct tn_conn *c, enum tn_dir d)
     if (f->slowstart_ended)
         fprintf(out, "       %-22s %.3f s after the first packet\n", "slow start ended:",
                 (double)(f->slowstart_end_ns - tn_time_ns(c->first)) / 1e9);
-    fprintf(out, "       %-22s %.0f B\n", "max bytes in flight:", f->max_inflight);
+    char x[TN_FIXED_LEN];
+    fprintf(out, "       %-22s %s B\n", "max bytes in flight:", tn_fixed(x, f->max_inflight, 0));
     if (f->flavor != TN_CC_UNKNOWN)
-        fprintf(out, "       %-22s %s (confidence %.2f)\n", "congestion control:",
-                tn_cc_flavor_name(f->flavor), f->flavor_confidence);
+        fprintf(out, "       %-22s %s (confidence %s)\n", "congestion control:", tn_cc_flavor_name(f->flavor),
+                tn_fixed(x, f->flavor_confidence, 2));
     else
         fprintf(out, "       %-22s unknown\n", "congestion control:");
     if (f->cc_evidence[0])
@@ -77,7 +80,7 @@ static void sender_block(FILE *out, const struct tn_conn *c, enum tn_dir d)
         for (int l = 1; l < TN_LIM_COUNT; l++) {
             if (f->limiter_share[l] <= 0)
                 continue;
-            fprintf(out, "%s%s %.0f%%", sep, tn_limiter_name((enum tn_limiter)l), 100 * f->limiter_share[l]);
+            fprintf(out, "%s%s %s%%", sep, tn_limiter_name((enum tn_limiter)l), tn_fixed(x, 100 * f->limiter_share[l], 0));
             sep = ", ";
         }
         fprintf(out, ")\n");
@@ -88,9 +91,10 @@ void tn_report_tcp_inference(FILE *out, const struct tn_conn *c)
 {
     fprintf(out, "   inference:\n");
     fprintf(out, "     vantage point:         %s", tn_vantage_name(c->vantage));
+    char x[3][TN_FIXED_LEN];
     if (c->hs_rtt_ms >= 0)
-        fprintf(out, " (handshake rtt %.3f ms: monitor<->a %.3f ms, monitor<->b %.3f ms)",
-                c->hs_rtt_ms, c->hs_half_ms[TN_A2B], c->hs_half_ms[TN_B2A]);
+        fprintf(out, " (handshake rtt %s ms: monitor<->a %s ms, monitor<->b %s ms)", tn_fixed(x[0], c->hs_rtt_ms, 3),
+                tn_fixed(x[1], c->hs_half_ms[TN_A2B], 3), tn_fixed(x[2], c->hs_half_ms[TN_B2A], 3));
     else
         fprintf(out, " (handshake not seen)");
     fputc('\n', out);

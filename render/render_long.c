@@ -256,9 +256,10 @@ static void one_conn(FILE *out, const struct tn_conn *c, const struct tn_long_op
     fprintf(out, "\thost b:        %s\n", tn_endpoint_str(&c->b, c->b_port, bb, sizeof bb));
     fprintf(out, "\tstate:         %s\n", tn_conn_state_name(tn_conn_state(c)));
     fprintf(out, "\thandshake:     %s\n", c->handshake_seen ? "seen" : "not seen");
-    fprintf(out, "\tfirst packet:  %.6f\n", tn_time_to_double(c->span_first));
-    fprintf(out, "\tlast packet:   %.6f\n", tn_time_to_double(c->span_last));
-    fprintf(out, "\telapsed time:  %.6f s\n", tn_time_diff(c->span_last, c->span_first));
+    char x[TN_FIXED_LEN];
+    fprintf(out, "\tfirst packet:  %s\n", tn_fixed(x, tn_time_to_double(c->span_first), 6));
+    fprintf(out, "\tlast packet:   %s\n", tn_fixed(x, tn_time_to_double(c->span_last), 6));
+    fprintf(out, "\telapsed time:  %s s\n", tn_fixed(x, tn_time_diff(c->span_last, c->span_first), 6));
     fprintf(out, "\ttotal packets: %" PRIu64 "\n", c->d[0].pkts + c->d[1].pkts);
     fprintf(out, "\tanomalies:     %" PRIu64 "\n", c->anomalies);
     fprintf(out, "   %-48s %s\n", "a->b:", "b->a:");
