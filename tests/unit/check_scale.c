@@ -8,10 +8,13 @@
 #ifdef __SANITIZE_ADDRESS__
 size_t __sanitizer_get_current_allocated_bytes(void);   /* libasan's (sanitizer/allocator_interface.h) */
 #endif
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis.h"
+#include "render.h"
 #include "tcp_pkt_helper.h"
 
 enum { S = TN_TCP_SYN, A = TN_TCP_ACK, F = TN_TCP_FIN, P = TN_TCP_PSH };
@@ -367,6 +370,77 @@ START_TEST(test_retired_same_as_kept)
 }
 END_TEST
 
+static char *slurp_file(const char *dir, const char *name, size_t *n)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = tn_xmalloc((size_t)len + 1);
+    ck_assert_uint_eq(fread(b, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    unlink(path);
+    *n = (size_t)len;
+    return b;
+}
+
+/* The CSV files read each retired connection back once for all six files (they read it once
+ * per file before), and their bytes are those of a run that kept every connection in memory:
+ * the 600 connections of the merge test with events, series and packets recorded. */
+START_TEST(test_csv_reads_retired_once)
+{
+    enum { NC = 600 };
+    struct tn_pkt *v = tn_xcalloc(8 * NC, sizeof *v);
+    size_t n = overlapping_conns(v, NC);
+    for (size_t k = 0; k < n; k++)
+        v[k].num = k + 1;
+    struct mem_store m = {0};
+    struct tn_analysis_cfg rec = {.record_events = true, .record_series = true, .record_packets = true};
+    struct tn_analysis_cfg st = rec;
+    st.spill_put = mem_put;
+    st.spill_get = mem_get;
+    st.spill_arg = &m;
+    struct tn_analyzer *kept = tn_analyzer_new(&rec), *one = tn_analyzer_new(&st);
+    for (size_t k = 0; k < n; k++) {
+        tn_analyzer_add(kept, &v[k], TN_DIS_OK, "test");
+        tn_analyzer_add(one, &v[k], TN_DIS_OK, "test");
+    }
+    tn_analyzer_finish(kept);
+    tn_analyzer_finish(one);
+    size_t retired = tn_analyzer_retired(one);
+    ck_assert_uint_ge(retired, NC - 140);
+    char dk[] = "/tmp/check_scale_kept.XXXXXX", ds[] = "/tmp/check_scale_store.XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dk));
+    ck_assert_ptr_nonnull(mkdtemp(ds));
+    struct tn_view all = {0};
+    struct tn_err errs[TN_CSV_NFILES];
+    ck_assert_uint_eq(tn_csv_write_all(dk, kept, &all, NULL, errs), 0);
+    m.gets = 0;
+    ck_assert_uint_eq(tn_csv_write_all(ds, one, &all, NULL, errs), 0);
+    ck_assert_uint_eq(m.gets, retired);
+    static const char *const files[] = {"connections.csv", "senders.csv", "events.csv", "series.csv",
+                                        "packets.csv", "dfcp_blocks.csv"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        size_t na, nb;
+        char *a = slurp_file(dk, files[i], &na), *b = slurp_file(ds, files[i], &nb);
+        ck_assert_msg(na == nb && memcmp(a, b, na) == 0, "%s differs with a store", files[i]);
+        if (strcmp(files[i], "packets.csv") == 0)   /* a row per packet: 8 per connection */
+            ck_assert_uint_gt(na, (size_t)8 * NC * 20);
+        free(a);
+        free(b);
+    }
+    rmdir(dk);
+    rmdir(ds);
+    tn_analyzer_free(kept);
+    tn_analyzer_free(one);
+    free(m.p);
+    free(v);
+}
+END_TEST
+
 /* Heap bytes in use (mmapped blocks too) after N short connections 1 ms apart, less the store's. */
 static size_t heap_in_use(void)
 {
@@ -475,6 +549,7 @@ Suite *tn_scale_suite(void)
     tcase_add_test(tc, test_shards_merge_like_one);
     tcase_add_test(tc, test_syn_with_data_alone);
     tcase_add_test(tc, test_retired_same_as_kept);
+    tcase_add_test(tc, test_csv_reads_retired_once);
     tcase_add_test(tc, test_retired_bytes);
     tcase_add_test(tc, test_half_open_retired);
     suite_add_tcase(s, tc);
