@@ -49,8 +49,7 @@ void tn_analyzer_free(struct tn_analyzer *a)
     free(a->closed.v);
     free(a->half_open.v);
     tn_brief_slabs_free(a->slabs);
-    if (a->reading)
-        tn_conn_priv_destroy(a->reading);
+    tn_analyzer_reading_free(a);
     tn_packbuf_fini(&a->spill);
     free(a->wsave);
     tn_flowtab_free(a->flows);

@@ -249,6 +249,8 @@ struct tn_analyzer {
     struct tn_brief_slab *slabs;  /* the briefs, newest slab first */
     struct tn_conn_priv *reading; /* a retired connection read back for an output */
     size_t reading_k;
+    struct tn_arena reading_mem;  /* where reading lies when reading_in_arena (not malloc) */
+    bool reading_in_arena;
     struct tn_packbuf spill;      /* bytes of the connection being retired or read back */
     struct tn_window_save *wsave; /* --from/--to: the counts before a packet outside the window */
 };
@@ -261,6 +263,8 @@ void tn_analyzer_retire_conn(struct tn_analyzer *a, size_t k);
 void tn_analyzer_revive(struct tn_analyzer *a, size_t k);
 /* Retired connection k, read back into the analyzer's one reading slot (a->reading). */
 const struct tn_conn *tn_analyzer_read_retired(const struct tn_analyzer *a, size_t k);
+/* The reading slot and its memory given back (tn_analyzer_free). */
+void tn_analyzer_reading_free(struct tn_analyzer *a);
 /* A brief from the analyzer's slabs (analysis_brief.c). */
 struct tn_conn_brief *tn_brief_new(struct tn_analyzer *a);
 /* Drop the briefs from the active list (the others keep their order). */
@@ -272,6 +276,8 @@ unsigned *tn_slot_idx(struct tn_conn_priv *slot);
 /* A connection's whole state as bytes and back (analysis_pack.c), for the store. */
 void tn_conn_priv_pack(const struct tn_conn_priv *cp, struct tn_packbuf *b);
 struct tn_conn_priv *tn_conn_priv_unpack(const uint8_t *in, size_t n);
+/* The same, everything of it in arena (nothing of it may be freed or grown: for reading). */
+struct tn_conn_priv *tn_conn_priv_unpack_in(const uint8_t *in, size_t n, struct tn_arena *arena);
 
 /* The table holds cfg.max_conns connections with analysis state: evict some (analysis_evict.c).
  * Indexes into conns change; a->last_idx is reset. */

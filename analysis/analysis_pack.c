@@ -123,6 +123,24 @@ static void get_sparse(struct tn_unpack *r, void *v, size_t n)
     r->p = in + n % 8;
 }
 
+/* Where tn_conn_priv_unpack_in puts what it unpacks (NULL: malloc): one analyzer's reading
+ * slot per thread at a time. */
+static _Thread_local struct tn_arena *unpack_arena;
+
+static void *unpack_alloc(size_t n, bool zero)
+{
+    if (unpack_arena)
+        return tn_arena_alloc(unpack_arena, n ? n : 1, zero);
+    return zero ? tn_xcalloc(1, n ? n : 1) : tn_xmalloc(n);
+}
+
+/* A connection that failed to unpack: its memory back (the arena's goes with its reset). */
+static void unpack_discard(struct tn_conn_priv *cp)
+{
+    if (!unpack_arena)
+        tn_conn_priv_destroy(cp);
+}
+
 /* A counted array of elsz-byte elements, allocated (NULL when empty or cut). */
 static void *get_array(struct tn_unpack *r, size_t *n, size_t elsz)
 {
@@ -134,7 +152,7 @@ static void *get_array(struct tn_unpack *r, size_t *n, size_t elsz)
         r->bad = true;
         return NULL;
     }
-    void *v = tn_xmalloc((size_t)k * elsz);
+    void *v = unpack_alloc((size_t)k * elsz, false);
     tn_unpack_get(r, v, (size_t)k * elsz);
     *n = (size_t)k;
     return v;
@@ -146,13 +164,13 @@ struct tn_conn *tn_conn_unpack(const uint8_t *in, size_t n, size_t *used)
     if (tn_unpack_u32(&r) != PACK_MAGIC || tn_unpack_u32(&r) != sizeof(struct tn_conn) ||
         tn_unpack_u32(&r) != sizeof(struct tn_event))
         return NULL;
-    struct tn_conn_priv *cp = tn_xcalloc(1, sizeof *cp);
+    struct tn_conn_priv *cp = unpack_alloc(sizeof *cp, true);
     struct tn_conn *c = &cp->pub;
     get_sparse(&r, c, sizeof *c);
     c->retired = false;
     c->inf = (struct tn_tcp_infer *)tn_no_inf;
     if (tn_unpack_u8(&r) && !r.bad) {
-        c->inf = tn_xmalloc(2 * sizeof *c->inf);
+        c->inf = unpack_alloc(2 * sizeof *c->inf, false);
         get_sparse(&r, c->inf, 2 * sizeof *c->inf);
     }
     c->series = tn_no_series;
@@ -164,7 +182,7 @@ struct tn_conn *tn_conn_unpack(const uint8_t *in, size_t n, size_t *used)
     c->events = get_array(&r, &c->nevents, sizeof *c->events);
     c->cap_events = c->nevents;
     if (tn_unpack_u8(&r) && !r.bad) {
-        c->series = tn_xcalloc(2, sizeof *c->series);
+        c->series = unpack_alloc(2 * sizeof *c->series, true);
         for (int d = 0; d < 2; d++)
             for (int k = 0; k < TN_SER_COUNT; k++) {
                 struct tn_series *s = &c->series[d][k];
@@ -178,7 +196,7 @@ struct tn_conn *tn_conn_unpack(const uint8_t *in, size_t n, size_t *used)
     if (!r.bad && nb > (uint64_t)(r.end - r.p) / sizeof *c->blocks)
         r.bad = true;
     if (!r.bad && nb) {
-        c->blocks = tn_xcalloc((size_t)nb, sizeof *c->blocks);
+        c->blocks = unpack_alloc((size_t)nb * sizeof *c->blocks, true);
         c->cap_blocks = (size_t)nb;
         for (size_t i = 0; i < nb && !r.bad; i++) {
             struct tn_dfcp_block *bl = &c->blocks[i];
@@ -187,23 +205,23 @@ struct tn_conn *tn_conn_unpack(const uint8_t *in, size_t n, size_t *used)
             c->nblocks = i + 1;
             if (tn_unpack_u8(&r)) {
                 size_t len = ((size_t)bl->n + 7) / 8;
-                bl->seen = tn_xcalloc(len ? len : 1, 1);
+                bl->seen = unpack_alloc(len ? len : 1, true);
                 tn_unpack_get(&r, bl->seen, len);
             }
         }
     }
     if (tn_unpack_u8(&r) && !r.bad) {
-        c->dfcp = tn_xmalloc(sizeof *c->dfcp);
+        c->dfcp = unpack_alloc(sizeof *c->dfcp, false);
         tn_unpack_get(&r, c->dfcp, sizeof *c->dfcp);
     }
     if (tn_unpack_u8(&r) && !r.bad) {
-        cp->dfcp = tn_xmalloc(sizeof *cp->dfcp);
+        cp->dfcp = unpack_alloc(sizeof *cp->dfcp, false);
         tn_unpack_get(&r, cp->dfcp, sizeof *cp->dfcp);
     }
     cp->rst_dir = -1;
     cp->inferred = true;       /* finished where it was analysed */
     if (r.bad || !tn_conn_unpacked_ok(cp)) {
-        tn_conn_priv_destroy(cp);
+        unpack_discard(cp);
         return NULL;
     }
     *used = (size_t)(r.p - in);
@@ -265,8 +283,16 @@ struct tn_conn_priv *tn_conn_priv_unpack(const uint8_t *in, size_t n)
         cp->dp[d].gaps.n = cp->dp[d].gaps.cap = (unsigned)k;
     }
     if (r.bad) {
-        tn_conn_priv_destroy(cp);
+        unpack_discard(cp);
         return NULL;
     }
+    return cp;
+}
+
+struct tn_conn_priv *tn_conn_priv_unpack_in(const uint8_t *in, size_t n, struct tn_arena *arena)
+{
+    unpack_arena = arena;
+    struct tn_conn_priv *cp = tn_conn_priv_unpack(in, n);
+    unpack_arena = NULL;
     return cp;
 }

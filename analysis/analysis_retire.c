@@ -35,10 +35,8 @@ void tn_analyzer_retire_conn(struct tn_analyzer *a, size_t k)
         tn_analyzer_compact_active(a);
 }
 
-/* The bytes of brief b back into a connection, numbered as the brief is (a shard's merge
- * renumbers the briefs); for an output, one retired before its end (one SYN) is finished as
- * tn_analyzer_finish would have. */
-static struct tn_conn_priv *read_back(const struct tn_analyzer *a, const struct tn_conn_brief *b, bool for_output)
+/* The bytes of brief b into the scratch buffer. */
+static const uint8_t *read_bytes(const struct tn_analyzer *a, const struct tn_conn_brief *b)
 {
     struct tn_packbuf *buf = (struct tn_packbuf *)&a->spill;   /* scratch, not state */
     if (buf->cap < b->out.len) {
@@ -47,18 +45,26 @@ static struct tn_conn_priv *read_back(const struct tn_analyzer *a, const struct 
         buf->cap = b->out.len;
     }
     a->cfg.spill_get(a->cfg.spill_arg, &b->out, buf->p);
-    struct tn_conn_priv *cp = tn_conn_priv_unpack(buf->p, b->out.len);
+    return buf->p;
+}
+
+/* The bytes of brief b back into a connection, numbered as the brief is (a shard's merge
+ * renumbers the briefs); in arena when one is given. */
+static struct tn_conn_priv *read_back(const struct tn_analyzer *a, const struct tn_conn_brief *b,
+                                      struct tn_arena *arena)
+{
+    const uint8_t *bytes = read_bytes(a, b);
+    struct tn_conn_priv *cp = arena ? tn_conn_priv_unpack_in(bytes, b->out.len, arena)
+                                    : tn_conn_priv_unpack(bytes, b->out.len);
     TN_BUG_ON(!cp);   /* our own bytes, read back as written */
     cp->pub.idx = b->idx;
-    if (for_output && !cp->inferred)
-        tn_tcp_conn_finish(&((struct tn_analyzer *)a)->ctx, cp);   /* ctx: the config, no packet */
     return cp;
 }
 
 void tn_analyzer_revive(struct tn_analyzer *a, size_t k)
 {
     struct tn_conn_brief *b = tn_slot_brief(a->conns[k]);
-    a->conns[k] = read_back(a, b, false);
+    a->conns[k] = read_back(a, b, NULL);
     a->nretired--;
     /* it is active again (its slot in the active list may still be there, stale) */
     tn_analyzer_compact_active(a);
@@ -71,16 +77,40 @@ void tn_analyzer_revive(struct tn_analyzer *a, size_t k)
     a->active[i] = k;
 }
 
+static void drop_reading(struct tn_analyzer *m)
+{
+    if (m->reading && !m->reading_in_arena)
+        tn_conn_priv_destroy(m->reading);
+    m->reading = NULL;
+    tn_arena_reset(&m->reading_mem);
+}
+
+/* For an output: the connection as it would be at the end of the run.  It lies in the reading
+ * slot's arena, given back at the next read: the outputs read a million connections one after
+ * the other without malloc and free for each of their arrays.  One retired before its end (one
+ * SYN) is finished as tn_analyzer_finish would have, which may grow its arrays: that one is
+ * read into malloc's memory. */
 const struct tn_conn *tn_analyzer_read_retired(const struct tn_analyzer *a, size_t k)
 {
     struct tn_analyzer *m = (struct tn_analyzer *)a;   /* the reading slot is a cache */
     if (!m->reading || m->reading_k != k) {
-        if (m->reading)
-            tn_conn_priv_destroy(m->reading);
-        m->reading = NULL;
-        m->reading = read_back(a, tn_slot_brief(a->conns[k]), true);
+        drop_reading(m);
+        const struct tn_conn_brief *b = tn_slot_brief(a->conns[k]);
+        m->reading = read_back(a, b, &m->reading_mem);
+        m->reading_in_arena = true;
+        if (!m->reading->inferred) {
+            drop_reading(m);
+            m->reading = read_back(a, b, NULL);
+            m->reading_in_arena = false;
+            tn_tcp_conn_finish(&m->ctx, m->reading);   /* ctx: the config, no packet */
+        }
         m->reading_k = k;
     }
     return &m->reading->pub;
 }
 
+void tn_analyzer_reading_free(struct tn_analyzer *a)
+{
+    drop_reading(a);
+    tn_arena_free(&a->reading_mem);
+}

@@ -102,6 +102,19 @@ static inline const char *tn_fixed(char buf[TN_FIXED_LEN], double v, int prec)
     return buf;
 }
 
+/* Memory handed out in order and given back at once (common_arena.c); zero-initialised {0}. */
+struct tn_arena_chunk;
+struct tn_arena {
+    struct tn_arena_chunk *head;
+    size_t total;              /* handed out since the last reset */
+    size_t want;               /* the most handed out between two resets: the next chunk's size */
+};
+/* n bytes aligned for any type (zeroed when zero), valid until the next reset. */
+void *tn_arena_alloc(struct tn_arena *a, size_t n, bool zero);
+/* Everything handed out is given back (one chunk is kept for the next round). */
+void tn_arena_reset(struct tn_arena *a);
+void tn_arena_free(struct tn_arena *a);
+
 /* Grow a dynamic array *arr of *cap elements of size elsz so that it holds at least need. */
 void tn_grow(void **arr, size_t *cap, size_t need, size_t elsz);
 
