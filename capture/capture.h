@@ -54,10 +54,20 @@ struct tn_capture;
  * Returns 0 or -TN_EIO / -TN_EFORMAT with err filled (message names the file). */
 int tn_capture_open_file(struct tn_capture **out, const char *path, struct tn_err *err);
 
-/* Open several files read in the order given as one trace; frame numbers restart per file.
+/* Open several files read in the order given, one after the other, as one trace; frame numbers
+ * restart per file.  (cli/source_files.c reads several files in time order instead.)
  * Files are opened lazily: an unreadable later file is reported by tn_capture_next. */
 int tn_capture_open_files(struct tn_capture **out, const char *const *paths, int npaths,
                           struct tn_err *err);
+
+/* Several files as one trace in time order (capture_order.c): the time stamp of path's first
+ * frame, or INT64_MIN when it has none, cannot be read, or is standard input ("-", which cannot
+ * be read twice); and order[0..n) = the indexes of paths by that time, ties in the order given,
+ * with the times in first_ns[0..n) unless it is NULL.  Standard input comes first (INT64_MIN);
+ * a file without a time takes the time of the file given before it, so it stays after that one.
+ * Each file is opened and closed again. */
+int64_t tn_capture_first_ns(const char *path);
+void tn_capture_time_order(const char *const *paths, int n, int *order, int64_t *first_ns);
 
 /* Open a live interface (libpcap).  Returns 0, or -TN_E* with err filled.  A warning libpcap
  * gives when it activates the interface (e.g. promiscuous mode not supported) does not fail the

@@ -40,10 +40,14 @@ static int run_alone(const struct tn_options *o)
     return tn_run_end(&r);
 }
 
-/* Under mpirun (or srun) the ranks of the job share the run (cluster/). */
-static int run_main(const struct tn_options *o)
+/* Under mpirun (or srun) the ranks of the job share the run (cluster/): they divide the files in
+ * the time order one process reads them in (source_files.c). */
+static int run_main(struct tn_options *o)
 {
-    return tn_cluster_launched() ? tn_cluster_main(o, run_alone) : run_alone(o);
+    if (!tn_cluster_launched())
+        return run_alone(o);
+    tn_source_time_order(o->files, o->nfiles);
+    return tn_cluster_main(o, run_alone);
 }
 
 int main(int argc, char **argv)

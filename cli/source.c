@@ -1,6 +1,6 @@
 /* source.c - the packet source of a run: which kind the options ask for, the capture kind
- * (files of every format, several files as one trace, a live interface, two live capture points
- * as one capture on "any"), privilege dropping after the open, and the calls every kind shares. */
+ * (a file of any format, a live interface, two live capture points as one capture on "any"),
+ * privilege dropping after the open, and the calls every kind shares. */
 #include <errno.h>
 #include <net/if.h>
 #include <grp.h>
@@ -188,6 +188,8 @@ static int open_plain(struct tn_source **out, const struct tn_options *o, struct
         r = tn_capture_open_live(&cap, &lo, err);
         if (r == 0)
             tell_capture_warnings(cap);
+    } else if (o->nfiles > 1) {
+        return tn_source_open_merged(out, o->files, o->nfiles, o->filter, err);
     } else {
         r = tn_capture_open_files(&cap, o->files, o->nfiles, err);
         /* a BPF filter after the files (tcpdump -r FILE FILTER), checked before any frame */
@@ -263,10 +265,7 @@ int tn_source_open_files(struct tn_source **out, const char *const *paths, int n
     int r = tn_boundary_new(&bnd, o, err);
     if (r < 0)
         return r;
-    struct tn_capture *cap;
-    r = tn_capture_open_files(&cap, paths, n, err);
-    if (r == 0)
-        r = tn_source_open_capture(out, cap);
+    r = tn_source_open_merged(out, paths, n, NULL, err);
     return attach(out, bnd, r);
 }
 

@@ -58,12 +58,19 @@ int tn_source_drop_privileges(const struct tn_options *o, struct tn_err *err);
 int tn_source_open_path(struct tn_source **out, const char *path, const struct tn_options *o,
                         struct tn_err *err);
 
-/* Several packet trace files read as one (the capture points of one run of an experiment). */
+/* Several packet trace files read as one, in time order (the capture points of one run of an
+ * experiment). */
 int tn_source_open_files(struct tn_source **out, const char *const *paths, int n,
                          const struct tn_options *o, struct tn_err *err);
 
-/* The kinds (source.c, source_twopoint.c, source_ns2.c). */
+/* The kinds (source.c, source_files.c, source_twopoint.c, source_ns2.c). */
 int tn_source_open_capture(struct tn_source **out, struct tn_capture *cap);
+/* Several trace files as one trace in time order, merged as mergecap does (source_files.c); the
+ * BPF filter (or NULL) applies to each. */
+int tn_source_open_merged(struct tn_source **out, const char *const *paths, int n, const char *filter,
+                          struct tn_err *err);
+/* Put files[0..n) in the order tn_source_open_merged reads them (by first packet's time). */
+void tn_source_time_order(const char **files, int n);
 int tn_source_open_twopoint(struct tn_source **out, const struct tn_options *o, struct tn_err *err);
 int tn_source_open_twopoint_live(struct tn_source **out, const struct tn_options *o, struct tn_err *err);
 int tn_source_open_ns2(struct tn_source **out, const char *path, struct tn_err *err);
