@@ -43,10 +43,8 @@ static void htcp_init(struct tn_cc_sock *sk)
     ca->pkts_acked = 1;
 }
 
-/* htcp_alpha_update: alpha = 2 factor (1 - beta), factor from the time since congestion,
- * scaled by RTT / 100 ms clamped to [0.5, 10] (use_rtt_scaling) */
-/* Linux htcp_alpha_update, in its integer arithmetic (jiffies of HTCP_HZ per second): factor
- * = 1 + (10 diff + (diff/2)^2 / HZ) / HZ with diff the time beyond 1 s since the last
+/* Linux htcp_alpha_update (alpha = 2 factor (1 - beta), use_rtt_scaling), in its integer
+ * arithmetic (jiffies of HTCP_HZ per second): factor = 1 + (10 diff + (diff/2)^2 / HZ) / HZ with diff the time beyond 1 s since the last
  * congestion event, then scaled by minRTT / 100 ms (the scale clamped to [0.5, 10] in eighths)
  * and never below 1: a whole number, so that alpha is 2 (1 - beta) segments a round trip, Reno's
  * pace with beta 1/2, in the first second and for short RTTs (a continuous factor / scale
