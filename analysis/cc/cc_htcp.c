@@ -44,12 +44,12 @@ static void htcp_init(struct tn_cc_sock *sk)
 }
 
 /* Linux htcp_alpha_update (alpha = 2 factor (1 - beta), use_rtt_scaling), in its integer
- * arithmetic (jiffies of HTCP_HZ per second): factor = 1 + (10 diff + (diff/2)^2 / HZ) / HZ with diff the time beyond 1 s since the last
- * congestion event, then scaled by minRTT / 100 ms (the scale clamped to [0.5, 10] in eighths)
- * and never below 1: a whole number, so that alpha is 2 (1 - beta) segments a round trip, Reno's
- * pace with beta 1/2, in the first second and for short RTTs (a continuous factor / scale
- * gave 0.45 segments a round trip at 45 ms); HZ only rounds (factor steps every 0.1 s, scale is
- * 800 / minRTT in ms) */
+ * arithmetic (jiffies of HTCP_HZ per second): factor = 1 + (10 diff + (diff/2)^2 / HZ) / HZ
+ * with diff the time beyond 1 s since the last congestion event, then scaled by minRTT / 100 ms
+ * (the scale clamped to [0.5, 10] in eighths) and never below 1: a whole number, so that alpha
+ * is 2 (1 - beta) segments a round trip, Reno's pace with beta 1/2, in the first second and
+ * for short RTTs (a continuous factor / scale gave 0.45 segments a round trip at 45 ms); HZ
+ * only rounds (factor steps every 0.1 s, scale is 800 / minRTT in ms) */
 #define HTCP_HZ 1000.0
 
 static void htcp_alpha_update(struct tn_cc_sock *sk, struct htcp *ca)
