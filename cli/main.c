@@ -41,12 +41,11 @@ static int run_alone(const struct tn_options *o)
 }
 
 /* Under mpirun (or srun) the ranks of the job share the run (cluster/): they divide the files in
- * the time order one process reads them in (source_files.c). */
+ * the time order one process reads them in, which rank 0 finds for all of them. */
 static int run_main(struct tn_options *o)
 {
     if (!tn_cluster_launched())
         return run_alone(o);
-    tn_source_time_order(o->files, o->nfiles);
     return tn_cluster_main(o, run_alone);
 }
 

@@ -69,8 +69,6 @@ int tn_source_open_capture(struct tn_source **out, struct tn_capture *cap);
  * BPF filter (or NULL) applies to each. */
 int tn_source_open_merged(struct tn_source **out, const char *const *paths, int n, const char *filter,
                           struct tn_err *err);
-/* Put files[0..n) in the order tn_source_open_merged reads them (by first packet's time). */
-void tn_source_time_order(const char **files, int n);
 int tn_source_open_twopoint(struct tn_source **out, const struct tn_options *o, struct tn_err *err);
 int tn_source_open_twopoint_live(struct tn_source **out, const struct tn_options *o, struct tn_err *err);
 int tn_source_open_ns2(struct tn_source **out, const char *path, struct tn_err *err);

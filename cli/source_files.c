@@ -213,17 +213,3 @@ int tn_source_open_merged(struct tn_source **out, const char *const *paths, int 
     *out = &fs->base;
     return 0;
 }
-
-void tn_source_time_order(const char **files, int n)
-{
-    if (n < 2)
-        return;
-    int *order = tn_xmalloc((size_t)n * sizeof *order);
-    const char **v = tn_xmalloc((size_t)n * sizeof *v);
-    tn_capture_time_order(files, n, order, NULL);
-    for (int i = 0; i < n; i++)
-        v[i] = files[order[i]];
-    memcpy(files, v, (size_t)n * sizeof *v);
-    free(v);
-    free(order);
-}

@@ -20,10 +20,11 @@ bool tn_cluster_launched(void);
 int tn_cluster_env_size(void);
 
 /* The run of the options on the ranks of the job: trace files divided among the ranks, the
- * traces of an experiment one per rank.  What is not divided (live capture, the dashboard,
- * ns-2 traces, two capture points, -w) is run by rank 0 alone through alone(o).  Returns the
- * exit status, the same on every rank. */
-int tn_cluster_main(const struct tn_options *o, int (*alone)(const struct tn_options *o));
+ * traces of an experiment one per rank.  First o->files are put in the time order one process
+ * reads them in, found by rank 0 alone (the other ranks open only their own files).  What is
+ * not divided (live capture, the dashboard, ns-2 traces, two capture points, -w) is run by
+ * rank 0 alone through alone(o).  Returns the exit status, the same on every rank. */
+int tn_cluster_main(struct tn_options *o, int (*alone)(const struct tn_options *o));
 
 /* Contiguous runs of the files for the ranks, balanced by size and in the order given: file i
  * goes to the rank in whose share of the total bytes its middle falls.  first[r], count[r]

@@ -1,10 +1,13 @@
-/* cluster_comm.c - how the ranks of an MPI job wait for each other, share the exit status and
- * end the job (cluster_int.h): what cluster_mpi.c and cluster_twopoint.c both use. */
+/* cluster_comm.c - how the ranks of an MPI job wait for each other, share the order of the
+ * files and the exit status, and end the job (cluster_int.h): what cluster_mpi.c and
+ * cluster_twopoint.c both use. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include "capture.h"
 #include "cluster_int.h"
 #include "pipeline.h"
 
@@ -38,6 +41,24 @@ int tn_cluster_share_status(int status)
     MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
     tn_cluster_wait(&rq, MPI_STATUS_IGNORE);
     return status;
+}
+
+void tn_cluster_share_order(const char **files, int n, int rank)
+{
+    if (n < 2)
+        return;
+    int *order = tn_xmalloc((size_t)n * sizeof *order);
+    if (rank == 0)   /* opens every file for its first time stamp: once for the job */
+        tn_capture_time_order(files, n, order, NULL);
+    MPI_Request rq;
+    MPI_Ibcast(order, n, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    tn_cluster_wait(&rq, MPI_STATUS_IGNORE);
+    const char **v = tn_xmalloc((size_t)n * sizeof *v);
+    for (int i = 0; i < n; i++)
+        v[i] = files[order[i]];
+    memcpy(files, v, (size_t)n * sizeof *v);
+    free(v);
+    free(order);
 }
 
 void tn_cluster_abort(int rank, const char *msg)

@@ -15,6 +15,11 @@ void tn_cluster_wait(MPI_Request *rq, MPI_Status *st);
 /* Rank 0's exit status to every rank, waited for gently. */
 int tn_cluster_share_status(int status);
 
+/* Put files[0..n) in the time order one process reads them in (tn_capture_time_order, as the
+ * files source orders them): rank 0 reads each file's first time stamp and broadcasts the
+ * order, so that the other ranks open only the files they read.  The same files on every rank. */
+void tn_cluster_share_order(const char **files, int n, int rank);
+
 /* Tell "rank R: msg" and end every rank of the job with exit status 2 (never a hang: the others
  * may be waiting for this one). */
 __attribute__((noreturn)) void tn_cluster_abort(int rank, const char *msg);

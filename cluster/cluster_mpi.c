@@ -798,7 +798,7 @@ static int run_divided(struct job *j)
  * many connections would cost a write and a forwarding per line. */
 static char stdout_buf[1 << 16];
 
-int tn_cluster_main(const struct tn_options *o, int (*alone)(const struct tn_options *o))
+int tn_cluster_main(struct tn_options *o, int (*alone)(const struct tn_options *o))
 {
     setvbuf(stdout, stdout_buf, _IOFBF, sizeof stdout_buf);
     MPI_Init(NULL, NULL);
@@ -821,6 +821,7 @@ int tn_cluster_main(const struct tn_options *o, int (*alone)(const struct tn_opt
         MPI_Finalize();
         return TN_EXIT_USAGE;
     }
+    tn_cluster_share_order(o->files, o->nfiles, j.rank);
     int status = 0;
     if (o->nexps > 0 && !o->tui) {
         status = run_experiment(&j);

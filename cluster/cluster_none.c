@@ -5,7 +5,7 @@
 #include "cluster.h"
 #include "pipeline.h"
 
-int tn_cluster_main(const struct tn_options *o, int (*alone)(const struct tn_options *o))
+int tn_cluster_main(struct tn_options *o, int (*alone)(const struct tn_options *o))
 {
     int n = tn_cluster_env_size();
     if (n <= 1)
