@@ -348,7 +348,10 @@ static int load_companion(struct tn_truth *t, const char *path, const char *name
     char line[1024], *f[MAXCOL];
     while (r == 0 && fgets(line, sizeof line, fp)) {
         int nf = split_csv(line, f, MAXCOL);
-        if (nf <= ix[4] || (states && nf <= ix[5]))
+        bool ok = true;   /* every column found in the header, wherever it stands, is on the line */
+        for (int i = 0; i < (states ? 6 : 5); i++)
+            ok &= ix[i] < nf;
+        if (!ok)
             continue;
         struct truth_key k;
         key_set(&k, f[ix[1]], f[ix[2]], f[ix[3]], f[ix[4]]);

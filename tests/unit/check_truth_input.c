@@ -3,7 +3,8 @@
  * made from the same records give the same grades; a file lacking a column, a tcp_probe line
  * lacking a field, an ss log without time stamps, a companion file with a wrong header and a
  * file that is no truth at all are refused with a message naming the file and the problem; the
- * companion files found (or not) are named.  Sample: reno-smallq (kernel records of its run). */
+ * companion files found (or not) are named, and a companion line short of a column is skipped.
+ * Sample: reno-smallq (kernel records of its run). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,6 +214,16 @@ START_TEST(test_refused_and_companions)
     ck_assert_str_eq(tn_truth_sources(t), "tcp_probe.csv (tcp_probe CSV): 1286 records; no "
                      "tcp_cong_state.csv beside it; no tcp_retransmit.csv beside it");
     tn_truth_free(t);
+    /* a companion in another column order: a line that ends before a column the header has is
+     * skipped, whichever column it is (daddr stands last here; the fuzzer found the reader
+     * checking the line's length against dport's column only) */
+    write_text(TMP "/alone/tcp_retransmit.csv", "time_s,saddr,sport,dport,daddr\n"
+               "1.0,10.1.1.2,40001,5201,10.9.1.2\n1.1,10.1.1.2,40001,5201\n");
+    ck_assert_msg(tn_truth_load(TMP "/alone/tcp_probe.csv", &t, &err) == 0, "%s", err.msg);
+    ck_assert_str_eq(tn_truth_sources(t), "tcp_probe.csv (tcp_probe CSV): 1286 records; no "
+                     "tcp_cong_state.csv beside it; tcp_retransmit.csv: 1 records");
+    tn_truth_free(t);
+    remove(TMP "/alone/tcp_retransmit.csv");
     ck_assert(tn_truth_load(SAMPLE "/tcp_probe.csv", &t, &err) == 0);
     /* wc -l of the sample's files, less their header rows */
     ck_assert_str_eq(tn_truth_sources(t), "tcp_probe.csv (tcp_probe CSV): 1286 records; "
