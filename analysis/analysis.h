@@ -553,6 +553,12 @@ struct tn_analysis_cfg {
      * stream them to rank 0 as they retire (cluster_mpi.c). */
     void (*on_retire)(void *arg, const struct tn_conn_brief *b, const void *bytes, size_t n);
     void *on_retire_arg;
+    /* > 0, with a store and no on_retire: a connection that holds no sender state (a DFCP one,
+     * or a TCP one that never carried data) leaves memory for the store once it has had no
+     * packet for this long, as one closed both ways does (DFCP: 200 ms after its close).  Its
+     * state is all in the bytes, so it comes back whole with a later packet and the outputs do
+     * not change; it is finished by tn_analyzer_finish, where it lies (analysis_retire.c). */
+    int64_t idle_retire_ns;
     unsigned shard;            /* which shard (-j) this analyzer is, 0 .. n-1: for spill_put */
     struct tn_count_window window;
 };
@@ -639,6 +645,7 @@ struct tn_conn_brief {
     uint8_t state;             /* enum tn_conn_state */
     bool dfcp_over_udp;
     bool retired;              /* only the brief is in memory */
+    bool unfinished;           /* retired idle, before its end: tn_analyzer_finish finishes it */
 };
 
 /* The brief of a connection with its state. */

@@ -261,6 +261,48 @@ static void half_open_conns(struct tn_analyzer *a, int64_t now)
     keep_compact(q);
 }
 
+/* With cfg.idle_retire_ns, the connections that hold no sender state and had no packet for that
+ * long (DFCP ones: 200 ms after their close, as a TCP one) go to the store whole; any delay gives
+ * the same outputs (a later packet brings one back whole), this one keeps in memory what may
+ * still get a packet.  A TCP connection with sender state (rings, scoreboard, window models)
+ * stays: the store does not keep that state.  Lone SYNs are half_open_conns', closed TCP
+ * connections closed_conns'. */
+void tn_analyzer_retire_quiet(struct tn_analyzer *a, int64_t now)
+{
+    tn_analyzer_compact_active(a);
+    size_t n = 0, *quiet = tn_xmalloc((a->nactive + 1) * sizeof *quiet);
+    for (size_t i = 0; i < a->nactive; i++) {
+        size_t k = a->active[i];
+        const struct tn_conn_priv *c = a->conns[k];
+        if (!whole(a, k) || c->dp[0].snd || c->dp[1].snd || c->pub.inf == tn_no_inf || c->close_queued)
+            continue;
+        int64_t q = now - tn_time_ns(c->pub.last);
+        if (q >= a->cfg.idle_retire_ns || (c->pub.proto == TN_PK_DFCP && c->pub.closed && q >= CLOSE_QUIET_NS))
+            quiet[n++] = k;
+    }
+    /* (retiring compacts the active list: the sweep above is done first) */
+    for (size_t i = 0; i < n; i++) {
+        bool finished = a->conns[quiet[i]]->inferred;
+        struct tn_conn_brief *b = tn_analyzer_retire_conn(a, quiet[i]);
+        if (b)
+            b->unfinished = !finished;
+    }
+    free(quiet);
+}
+
+/* A sweep reads the active list: at most one per as many packets (constant cost per packet),
+ * and per CLOSE_QUIET_NS of trace time. */
+static void idle_conns(struct tn_analyzer *a, int64_t now)
+{
+    if (a->cfg.idle_retire_ns <= 0 || !a->cfg.spill_put || a->cfg.on_retire)
+        return;
+    if (++a->idle_sweep_pkts < a->nactive || now - a->idle_sweep_ns < CLOSE_QUIET_NS)
+        return;
+    a->idle_sweep_pkts = 0;
+    a->idle_sweep_ns = now;
+    tn_analyzer_retire_quiet(a, now);
+}
+
 /* A closed connection whose packet comes after the trace clock passed its quiet time: what
  * the sweep of the single analyzer would have finished before this packet. */
 static void quiet_finish(struct tn_analyzer *a, struct tn_conn_priv *cp, int64_t clock_ns)
@@ -341,11 +383,13 @@ void tn_analyzer_add_flow(struct tn_analyzer *a, const struct tn_pkt *p, struct 
     int64_t now = t > place.clock_ns ? t : place.clock_ns;
     closed_conns(a, cp, (size_t)idx, now);
     half_open_conns(a, now);
+    idle_conns(a, now);
     a->ctx.pkt = NULL;   /* p is the caller's: it is gone when this returns */
 }
 
 void tn_analyzer_finish(struct tn_analyzer *a)
 {
+    tn_analyzer_finish_retired(a);
     tn_analyzer_compact_active(a);
     for (size_t i = 0; i < a->nactive; i++)
         finish_conn(a, a->conns[a->active[i]]);

@@ -253,12 +253,20 @@ struct tn_analyzer {
     bool reading_in_arena;
     struct tn_packbuf spill;      /* bytes of the connection being retired or read back */
     struct tn_window_save *wsave; /* --from/--to: the counts before a packet outside the window */
+    int64_t idle_sweep_ns;        /* trace time of the last sweep for idle connections */
+    size_t idle_sweep_pkts;       /* packets since it */
 };
 
 /* Retirement (analysis_retire.c). */
-/* Connection k, closed and its inference finished: with a store (cfg.spill_put), to the store;
- * only its brief stays. */
-void tn_analyzer_retire_conn(struct tn_analyzer *a, size_t k);
+/* Connection k, closed and its inference finished (or holding no sender state): with a store
+ * (cfg.spill_put), to the store; only its brief stays, which is returned (NULL: kept). */
+struct tn_conn_brief *tn_analyzer_retire_conn(struct tn_analyzer *a, size_t k);
+/* With cfg.idle_retire_ns: retire the connections without sender state that are quiet at now
+ * (trace clock); the brief of each is marked unfinished. */
+void tn_analyzer_retire_quiet(struct tn_analyzer *a, int64_t now);
+/* At the end: finish every connection retired unfinished, where it lies (its bytes and brief
+ * replaced by the finished ones). */
+void tn_analyzer_finish_retired(struct tn_analyzer *a);
 /* A late packet of retired connection k: it comes back whole into its slot. */
 void tn_analyzer_revive(struct tn_analyzer *a, size_t k);
 /* Retired connection k, read back into the analyzer's one reading slot (a->reading). */

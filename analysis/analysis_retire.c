@@ -8,17 +8,17 @@
 
 #include "analysis_int.h"
 
-void tn_analyzer_retire_conn(struct tn_analyzer *a, size_t k)
+struct tn_conn_brief *tn_analyzer_retire_conn(struct tn_analyzer *a, size_t k)
 {
     struct tn_conn_priv *cp = a->conns[k];
     TN_BUG_ON(tn_slot_is_brief(cp) || cp->dp[0].snd || cp->dp[1].snd);   /* no sender state left */
     if (!a->cfg.spill_put)
-        return;
+        return NULL;
     a->spill.n = 0;
     tn_conn_priv_pack(cp, &a->spill);
     struct tn_out_ref out;
     if (!a->cfg.spill_put(a->cfg.spill_arg, a->cfg.shard, a->spill.p, a->spill.n, &out))
-        return;   /* kept in memory */
+        return NULL;   /* kept in memory */
     struct tn_conn_brief *b = tn_brief_new(a);
     tn_conn_brief_of(&cp->pub, b);
     b->out = out;
@@ -33,6 +33,7 @@ void tn_analyzer_retire_conn(struct tn_analyzer *a, size_t k)
     /* the active list drops it lazily: at most half of it is stale */
     if (++a->nstale * 2 > a->nactive)
         tn_analyzer_compact_active(a);
+    return b;
 }
 
 /* The bytes of brief b into the scratch buffer. */
@@ -64,10 +65,11 @@ static struct tn_conn_priv *read_back(const struct tn_analyzer *a, const struct 
 void tn_analyzer_revive(struct tn_analyzer *a, size_t k)
 {
     struct tn_conn_brief *b = tn_slot_brief(a->conns[k]);
+    /* its slot in the active list may still be there, stale: dropped while k is a brief, or
+     * the list would hold k twice */
+    tn_analyzer_compact_active(a);
     a->conns[k] = read_back(a, b, NULL);
     a->nretired--;
-    /* it is active again (its slot in the active list may still be there, stale) */
-    tn_analyzer_compact_active(a);
     tn_grow((void **)&a->active, &a->cap_active, a->nactive + 1, sizeof *a->active);
     size_t i = a->nactive++;
     while (i > 0 && a->active[i - 1] > k) {   /* the list stays in connection order */
@@ -98,7 +100,7 @@ const struct tn_conn *tn_analyzer_read_retired(const struct tn_analyzer *a, size
         const struct tn_conn_brief *b = tn_slot_brief(a->conns[k]);
         m->reading = read_back(a, b, &m->reading_mem);
         m->reading_in_arena = true;
-        if (!m->reading->inferred) {
+        if (m->reading->pub.proto == TN_PK_TCP && !m->reading->inferred) {
             drop_reading(m);
             m->reading = read_back(a, b, NULL);
             m->reading_in_arena = false;
@@ -113,4 +115,33 @@ void tn_analyzer_reading_free(struct tn_analyzer *a)
 {
     drop_reading(a);
     tn_arena_free(&a->reading_mem);
+}
+
+/* A connection retired idle (tn_analyzer_retire_quiet) was not finished: at the end it is read
+ * back, finished as tn_analyzer_finish finishes the open ones, and written again, so that the
+ * outputs read it finished and its brief says what the finished connection says. */
+void tn_analyzer_finish_retired(struct tn_analyzer *a)
+{
+    for (size_t k = 0; k < a->nconns; k++) {
+        if (!tn_slot_is_brief(a->conns[k]) || !tn_slot_brief(a->conns[k])->unfinished)
+            continue;
+        struct tn_conn_brief *b = tn_slot_brief(a->conns[k]);
+        struct tn_conn_priv *cp = read_back(a, b, NULL);
+        if (cp->pub.proto == TN_PK_TCP)
+            tn_tcp_conn_finish(&a->ctx, cp);
+        else
+            tn_dfcp_conn_finish(&a->ctx, cp);
+        a->spill.n = 0;
+        tn_conn_priv_pack(cp, &a->spill);
+        struct tn_out_ref out;
+        if (!a->cfg.spill_put(a->cfg.spill_arg, a->cfg.shard, a->spill.p, a->spill.n, &out)) {
+            a->conns[k] = cp;   /* the store is full: finished, in memory (its brief's slab stays) */
+            a->nretired--;
+            continue;
+        }
+        tn_conn_brief_of(&cp->pub, b);
+        b->out = out;
+        b->retired = true;
+        tn_conn_priv_destroy(cp);
+    }
 }

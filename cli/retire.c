@@ -104,6 +104,9 @@ void tn_retire_setup(struct tn_retire *rt, const struct tn_options *o, struct tn
     cfg->spill_put = spill_put;
     cfg->spill_get = spill_get;
     cfg->spill_arg = rt;
+    /* a connection without sender state (DFCP, or TCP without data) idle this long goes too:
+     * --idle-timeout, as the dashboard's (the outputs do not depend on it) */
+    cfg->idle_retire_ns = o->idle_timeout_s > 0 ? (int64_t)(o->idle_timeout_s * 1e9) : 0;
 }
 
 void tn_retire_fini(struct tn_retire *rt)

@@ -519,6 +519,130 @@ START_TEST(test_half_open_retired)
 }
 END_TEST
 
+/* DFCP connection i over UDP: 10.1.x.y:(5000 + i % 50000) -> 10.0.0.2:9253, at t_ns. */
+static struct tn_pkt dfcp_of(uint32_t i, bool from_sender, uint8_t type, uint32_t block, uint16_t sym,
+                             uint32_t len, int64_t t_ns)
+{
+    struct tn_pkt p;
+    memset(&p, 0, sizeof p);
+    p.kind = TN_PK_DFCP;
+    p.ipver = 4;
+    p.src.family = p.dst.family = 4;
+    uint8_t snd[4] = {10, 1, (uint8_t)(i >> 8), (uint8_t)i}, rcv[4] = {10, 0, 0, 2};
+    memcpy(p.src.a, from_sender ? snd : rcv, 4);
+    memcpy(p.dst.a, from_sender ? rcv : snd, 4);
+    uint16_t port = (uint16_t)(5000 + i % 50000);
+    p.sport = from_sender ? port : 9253;
+    p.dport = from_sender ? 9253 : port;
+    p.dfcp.version = 1;
+    p.dfcp.type = type;
+    p.dfcp.flags = TN_DFCP_F_ACKING;
+    p.dfcp.n = 4;
+    p.dfcp.block = block;
+    p.dfcp.sym_idx = sym;
+    p.dfcp.window = 100;
+    p.dfcp.k = 3000;
+    p.dfcp.over_udp = true;
+    p.payload_len = p.payload_caplen = len;
+    p.wirelen = p.caplen = 62 + len;
+    p.ts.sec = t_ns / 1000000000;
+    p.ts.nsec = (uint32_t)(t_ns % 1000000000);
+    return p;
+}
+
+/* Memory follows the open connections, DFCP ones too: 3000 connections 1 ms apart that never
+ * close, DFCP ones a handshake and a block of 4 symbols (every 10th closed with FIN and FINACK
+ * both ways), every 4th a TCP handshake and nothing more, with an idle time of 100 ms.  With a
+ * store, the DFCP connections in memory never exceed those of the last 100 ms plus a sweep's
+ * 200 ms (~300: 400 allowed), against all of them without; at the end all but those are
+ * retired.  The TCP ones stay (their ACK started sender state, which the store does not keep).
+ * DFCP connection 1's symbol 5 s later brings it back whole, and every connection reads back
+ * as without a store (counters, TCP and DFCP inference, blocks, events, brief). */
+START_TEST(test_idle_retired)
+{
+    enum { N = 3000, MAXV = 10 * N + 1 };
+    struct tn_pkt *v = tn_xcalloc(MAXV, sizeof *v);
+    size_t n = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        int64_t t = T0 + (int64_t)i * 1000000;
+        if (i % 4 == 0) {
+            v[n++] = pkt_of(i, true, 100, 0, S, 0, t);
+            v[n++] = pkt_of(i, false, 500, 101, S | A, 0, t + 300000);
+            v[n++] = pkt_of(i, true, 101, 501, A, 0, t + 600000);
+            continue;
+        }
+        v[n++] = dfcp_of(i, true, TN_DFCP_T_SYN, 0, 0, 0, t);
+        v[n++] = dfcp_of(i, false, TN_DFCP_T_SYNACK, 0, 0, 0, t + 100000);
+        for (uint16_t k = 0; k < 4; k++)
+            v[n++] = dfcp_of(i, true, TN_DFCP_T_DATA, 0, k, 1000, t + 200000 + k * 100000);
+        if (i % 10 == 1) {
+            v[n++] = dfcp_of(i, true, TN_DFCP_T_FIN, 0, 0, 0, t + 700000);
+            v[n++] = dfcp_of(i, false, TN_DFCP_T_FINACK, 0, 0, 0, t + 750000);
+            v[n++] = dfcp_of(i, false, TN_DFCP_T_FIN, 0, 0, 0, t + 800000);
+            v[n++] = dfcp_of(i, true, TN_DFCP_T_FINACK, 0, 0, 0, t + 850000);
+        }
+    }
+    v[n++] = dfcp_of(1, true, TN_DFCP_T_DATA, 1, 0, 1000, T0 + (int64_t)N * 1000000 + 5000000000LL);
+    for (size_t k = 0; k < n; k++)
+        v[k].num = k + 1;
+    qsort(v, n, sizeof *v, cmp_pkt_time);
+
+    struct mem_store m = {0};
+    struct tn_analysis_cfg rec = {.record_events = true};
+    struct tn_analysis_cfg cfg = rec;
+    cfg.spill_put = mem_put;
+    cfg.spill_get = mem_get;
+    cfg.spill_arg = &m;
+    cfg.idle_retire_ns = 100000000;
+    struct tn_analyzer *an = tn_analyzer_new(&cfg), *kept = tn_analyzer_new(&rec);
+    size_t most_whole = 0, ntcp = N / 4, ndfcp = N - ntcp;
+    for (size_t k = 0; k < n; k++) {
+        tn_analyzer_add(an, &v[k], TN_DIS_OK, "test");
+        tn_analyzer_add(kept, &v[k], TN_DIS_OK, "test");
+        size_t whole = tn_analyzer_conn_count(an) - tn_analyzer_retired(an);
+        if (whole > most_whole)
+            most_whole = whole;
+    }
+    ck_assert_uint_eq(tn_analyzer_conn_count(an), N);
+    ck_assert_uint_le(most_whole, ntcp + 400);
+    ck_assert_uint_ge(tn_analyzer_retired(an), ndfcp - 400);
+    ck_assert_uint_ge(m.gets, 1);   /* connection 2, back for its late symbol */
+    ck_assert_uint_eq(tn_analyzer_retired(kept), 0);
+    tn_analyzer_finish(an);
+    tn_analyzer_finish(kept);
+    for (size_t k = 0; k < N; k++) {
+        const struct tn_conn *a = tn_analyzer_conn(kept, k);
+        struct tn_conn_brief ba, bb;
+        tn_conn_brief_of(a, &ba);
+        tn_analyzer_brief(an, k, &bb);
+        ck_assert(ba.state == bb.state && ba.pkts[0] == bb.pkts[0] && ba.pkts[1] == bb.pkts[1] &&
+                  ba.capture_gaps == bb.capture_gaps && ba.data_bytes[0] == bb.data_bytes[0]);
+        const struct tn_conn *b = tn_analyzer_conn(an, k);
+        same_conn_results(a, b);
+        ck_assert_uint_eq(a->proto, b->proto);
+        ck_assert_uint_eq(a->nevents, b->nevents);
+        for (size_t e = 0; e < a->nevents; e++) {
+            const struct tn_event *x = &a->events[e], *y = &b->events[e];
+            ck_assert(x->t_ns == y->t_ns && x->pkt == y->pkt && x->seq == y->seq && x->len == y->len &&
+                      x->kind == y->kind && x->dir == y->dir && strcmp(x->detail, y->detail) == 0);
+        }
+        if (a->proto == TN_PK_DFCP) {
+            ck_assert(memcmp(a->dfcp, b->dfcp, sizeof *a->dfcp) == 0);
+            ck_assert_uint_eq(a->nblocks, b->nblocks);
+            ck_assert_uint_eq(a->nblocks, k == 1 ? 2 : 1);
+            ck_assert_int_eq(tn_conn_state(a), (k % 10 == 1) ? TN_ST_COMPLETE : TN_ST_OPEN);
+        }
+    }
+    const struct tn_conn *c1 = tn_analyzer_conn_by_number(an, 2);
+    ck_assert_uint_eq(c1->proto, TN_PK_DFCP);
+    ck_assert_uint_eq(c1->d[TN_A2B].pkts, 8);   /* SYN, 4 symbols, FIN, FINACK, the late symbol */
+    tn_analyzer_free(kept);
+    tn_analyzer_free(an);
+    free(m.p);
+    free(v);
+}
+END_TEST
+
 /* A connection that is one SYN carrying 4708 bytes (tcpdump's bgp-ub.pcap; TCP Fast Open sends
  * data on SYNs too): its sender's results are written when it finishes, so it cannot share the
  * lone SYNs' read-only zeros (it crashed the program). */
@@ -552,6 +676,7 @@ Suite *tn_scale_suite(void)
     tcase_add_test(tc, test_csv_reads_retired_once);
     tcase_add_test(tc, test_retired_bytes);
     tcase_add_test(tc, test_half_open_retired);
+    tcase_add_test(tc, test_idle_retired);
     suite_add_tcase(s, tc);
     return s;
 }
