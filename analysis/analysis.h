@@ -168,6 +168,7 @@ struct tn_dir_stats {
     uint64_t dupacks;
     uint64_t zero_wnd;         /* zero-window advertisements */
     uint64_t syn, fin, rst;
+    uint64_t syn_again;        /* SYNs after the direction's first one: its retries (TCP) */
     uint64_t super_segs;       /* segments larger than the MSS (TSO/GSO/GRO) */
     uint64_t trunc_pkts;       /* payload cut by the snap length */
     uint32_t seg_min, seg_max; /* data segment size */

@@ -19,6 +19,8 @@ static void on_syn(struct tn_conn *c, struct tn_dir_stats *ds, const struct tn_p
     else
         c->synack_seen = true;
     if (ds->syn_seen) {
+        /* a count of its own (syn - 1 is not: under --from/--to the first SYN may lie outside) */
+        ds->syn_again++;
         if (p->tcp.seq == ds->isn)   /* the same SYN again: its sequence number is taken */
             ds->rexmit_pkts++;
         return;

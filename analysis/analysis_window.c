@@ -16,7 +16,8 @@
     X(super_segs) X(trunc_pkts) X(seg_min) X(seg_max) X(win_min) X(win_max) X(win_sum) X(win_n)    \
     X(first) X(last) X(sack_pkts) X(pushed_pkts) X(urg_pkts) X(urg_bytes) X(trunc_bytes)           \
     X(triple_dupacks) X(idle_max_ns) X(init_win_bytes) X(init_win_pkts) X(owin_n) X(owin_max)      \
-    X(owin_min_nz) X(owin_sum) X(owin_area) X(owin_t0_ns) X(dfcp_type_pkts) X(dfcp_blocks)
+    X(owin_min_nz) X(owin_sum) X(owin_area) X(owin_t0_ns) X(dfcp_type_pkts) X(dfcp_blocks)        \
+    X(syn_again)
 
 /* The counts of struct tn_tcp_infer. */
 #define INF_COUNTS(X)                                                                              \

@@ -86,7 +86,7 @@ static double srtt_ms(const struct tn_conn *c, enum tn_dir d)
     X(P, cc_evidence, TEXT, 0, tn_cell_s(o, tcp && f->cc_evidence[0], f->cc_evidence))         \
     X(P, ack_ratio, REAL, 2, tn_cell_r(o, tcp && rs->pure_acks, (double)s->data_pkts / (double)rs->pure_acks)) \
     X(P, delack_timeout_ms, REAL, 3, tn_cell_r(o, tcp && DELACK_MS(f) >= 0, DELACK_MS(f)))          \
-    X(P, syn_retries, UINT, 0, tn_cell_u(o, tcp && s->syn, s->syn - 1))                             \
+    X(P, syn_retries, UINT, 0, tn_cell_u(o, tcp && s->syn_seen, s->syn_again))                      \
     X(P, setup_s, REAL, 6, tn_cell_r(o, tcp && c->hs_syn_first_ns && c->hs_ack_ns,                \
                                   (double)(c->hs_ack_ns - c->hs_syn_first_ns) / 1e9))               \
     X(P, throughput_bps, REAL, 0, tn_cell_r(o, duration_s(c) > 0, (double)s->data_bytes * 8 / duration_s(c))) \

@@ -15,10 +15,16 @@
 #  - senders.csv's setup_s is the handshake's (first SYN to its ACK, from tshark) although the SYN
 #    lies before the window;
 #  - the trace summary's window lines: its connections, TCP packets, the first and the last, from
-#    tshark.
+#    tshark;
+#  - senders.csv's syn_retries counts the SYNs inside the window that are not their direction's
+#    first SYN (tshark's SYNs over frame.time_relative): 0 on the lab flow, whose SYN lies before
+#    the window, and on the corpus capture suricata-verify/bug-4376/syn_retransmit_with_ts.pcap
+#    (a SYN sent again after 1 s) in windows with and without the first SYN (skipped without the
+#    corpus).
 # Args: $1 binary, $2 corpus dir (unused), $3 source dir.  Exit 0 pass, 1 fail, 77 skip.
 set -u
 bin=$1
+corpus=${2:-}
 src=${3:-$(cd "$(dirname "$0")/../.." && pwd)}
 command -v tshark >/dev/null || { echo "window_counts: no tshark; skip"; exit 77; }
 s=$src/samples/cubic-loss1-owd10
@@ -83,6 +89,28 @@ summary_of() {   # long report -> the same from its trace summary's window lines
          END { print n, t, d, f, l }' "$1"
 }
 
+# SYNs (SYN or SYN-ACK) in [lo, hi] (hi empty: to the end) beyond the first SYN of their direction,
+# of the data directions "a2b" (from port p) and "b2a", from tshark's flags over every packet
+syn_retries() {   # file port lo hi
+    tshark -r "$1" -Y "tcp.port == $2 && tcp.flags.syn == 1" -T fields -e frame.time_relative \
+        -e tcp.srcport 2>/dev/null |
+        awk -v p="$2" -v lo="$3" -v hi="$4" '{ d = $2 == p ? "a2b" : "b2a"
+            if (seen[d]++ && $1 >= lo && (hi == "" || $1 <= hi)) n[d]++ }
+            END { printf "%d %d\n", n["a2b"], n["b2a"] }'
+}
+rows_only() {   # "a2b b2a" counts, senders_syn_retries' cells -> the counts, "-" where no row
+    awk -v w="$1" -v g="$2" 'BEGIN { split(w, a, " "); split(g, b, " ")
+        print (b[1] == "-" ? "-" : a[1]), (b[2] == "-" ? "-" : a[2]) }'
+}
+# senders.csv has a row for a direction that sent data in the window: "-" where it has none
+senders_syn_retries() {   # senders.csv port -> "a2b b2a" (the rows of the connection of client port)
+    python3 -c 'import csv, sys
+v = {"a2b": "-", "b2a": "-"}
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["src_port"] == sys.argv[2] or r["dst_port"] == sys.argv[2]: v[r["dir"]] = r["syn_retries"]
+print(v["a2b"], v["b2a"])' "$1" "$2"
+}
+
 for side in snd1 rcv1; do
     f=$s/${side}_eth0.pcap
     t0=$(tshark -r "$f" -c 1 -T fields -e frame.time_epoch 2>/dev/null)
@@ -122,6 +150,10 @@ for r in csv.DictReader(open(sys.argv[1])):
         echo "FAIL $side: events differ from the whole run's cut to the window"; fail=1
         diff "$tmp/ev_cut" <(tr -d '\r' < "$tmp/w/events.csv") | head -5
     fi
+    # the handshake lies before the window: no SYN retry in it (only a2b carries data)
+    got=$(senders_syn_retries "$tmp/w/senders.csv" "$port")
+    check "$side: senders.csv syn_retries a2b b2a in the window" "$got" \
+        "$(rows_only "$(syn_retries "$f" "$port" $from $to)" "$got")"
     if [ $side = snd1 ]; then
         # the kernel's retransmissions in the window (none within 2 ms of its edges: the capture
         # sees a segment microseconds after tcp_retransmit_skb)
@@ -141,4 +173,21 @@ for r in csv.DictReader(open(sys.argv[1])):
                  "$(awk -v b=$to -v c="$c0" 'BEGIN { printf "%.9f", b + c }')")"
     fi
 done
+
+# a SYN sent again: the client's second SYN at 0.999996 s, with the SYN-ACK; data to 1.9996 s
+# (the server sends data, the client a 135-byte request, so both directions have a row)
+sf=$corpus/suricata-verify/bug-4376/syn_retransmit_with_ts.pcap
+if [ -n "$corpus" ] && [ -f "$sf" ]; then
+    sp=33372
+    for w in ":" "0.5:" "1.5:" "0.5:1.5"; do
+        lo=${w%%:*} hi=${w#*:}
+        rm -rf "$tmp/syn"
+        "$bin" ${lo:+--from $lo} ${hi:+--to $hi} --csv "$tmp/syn" "$sf" > /dev/null 2>&1 || { echo "FAIL: exit $?"; fail=1; }
+        got=$(senders_syn_retries "$tmp/syn/senders.csv" $sp)
+        check "syn_retransmit_with_ts window [$w]: senders.csv syn_retries a2b b2a" "$got" \
+            "$(rows_only "$(syn_retries "$sf" $sp "${lo:-0}" "$hi")" "$got")"
+    done
+else
+    echo "skip syn_retransmit_with_ts: no corpus"
+fi
 exit $fail

@@ -169,6 +169,38 @@ START_TEST(test_port_reuse_new_connection)
 }
 END_TEST
 
+/* A SYN sent again after 1 s (the same ISN), then the handshake: one SYN retry a2b, none b2a.
+ * Under a window from 0.5 s (the first packet is the SYN at 0) the retry lies in the window and
+ * the first SYN does not: still one retry (not the window's SYNs less one); a window ending
+ * before the retry holds none. */
+START_TEST(test_syn_retries_in_window)
+{
+    static const struct {
+        int64_t from_ms, to_ms;
+        uint64_t syn, again;
+    } w[] = {{0, 0, 2, 1}, {500, 0, 1, 1}, {0, 500, 1, 0}};
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        tn_analyzer_free(an);
+        struct tn_analysis_cfg cfg = {.window = {.on = true, .from_ns = w[i].from_ms * 1000000,
+                                                 .to_ns = w[i].to_ms * 1000000}};
+        an = tn_analyzer_new(&cfg);
+        now = 1000.0 - 0.001;
+        feed(tcp(true, 1000, 0, S, 64240, 0));
+        now += 1.0;
+        handshake(1000, 5000);
+        feed(tcp(true, 1001, 5001, P | A, 502, 100));
+        ck_assert_uint_eq(tn_analyzer_conn_count(an), 1);
+        const struct tn_conn *c = tn_analyzer_conn(an, 0);
+        ck_assert_uint_eq(c->d[TN_A2B].syn, w[i].syn);
+        ck_assert_msg(c->d[TN_A2B].syn_again == w[i].again, "window %lld..%lld ms: %llu SYN retries, want %llu",
+                      (long long)w[i].from_ms, (long long)w[i].to_ms,
+                      (unsigned long long)c->d[TN_A2B].syn_again, (unsigned long long)w[i].again);
+        ck_assert_uint_eq(c->d[TN_B2A].syn_again, 0);
+        ck_assert(c->d[TN_A2B].syn_seen);
+    }
+}
+END_TEST
+
 /* wireshark-samplecaptures/packet_capture.pcap packets 1389-1390: the RST refusing a SYN is
  * captured before the SYN itself (ack = the SYN's seq + 1): one connection, not two. */
 START_TEST(test_rst_before_the_syn_it_refuses)
@@ -339,6 +371,7 @@ Suite *tn_analysis_suite(void)
     tcase_add_test(tc, test_rexmit_and_ooo_across_wrap);
     tcase_add_test(tc, test_gap_acked_then_resent_is_rexmit);
     tcase_add_test(tc, test_port_reuse_new_connection);
+    tcase_add_test(tc, test_syn_retries_in_window);
     tcase_add_test(tc, test_zero_window_and_super_segment);
     tcase_add_test(tc, test_rst_before_the_syn_it_refuses);
     tcase_add_test(tc, test_packet_records_merge_under_a_cap);

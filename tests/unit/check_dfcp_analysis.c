@@ -156,6 +156,39 @@ START_TEST(test_syn_retries_and_parameters)
 }
 END_TEST
 
+/* The same handshake under --from 0.4 s (from the first packet, the SYN at 0): the SYNs at 500
+ * and 1000 ms lie in the window and are the second and third SYN, so both are retries; --to
+ * 0.7 s keeps the one at 500 ms; --from 0.75 s the one at 1000 ms.  A window that ends before the
+ * second SYN holds none.  The handshake's parameters are the whole connection's. */
+START_TEST(test_syn_retries_in_window)
+{
+    static const struct {
+        int64_t from_ms, to_ms;
+        unsigned retries;
+    } w[] = {{400, 0, 2}, {400, 700, 1}, {750, 0, 1}, {0, 300, 0}, {0, 0, 2}};
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        tn_analyzer_free(an);
+        struct tn_analysis_cfg cfg = {.record_events = true,
+                                      .window = {.on = true, .from_ns = w[i].from_ms * 1000000,
+                                                 .to_ns = w[i].to_ms * 1000000}};
+        an = tn_analyzer_new(&cfg);
+        P_N = 49;
+        feed(dp(true, TN_DFCP_T_SYN, 7, 0, 0, 0));
+        feed(dp(true, TN_DFCP_T_SYN, 7, 0, 0, 500));
+        feed(dp(true, TN_DFCP_T_SYN, 7, 0, 0, 1000));
+        feed(dp(false, TN_DFCP_T_SYNACK, 7, 0, 0, 1010));
+        feed(dp(true, TN_DFCP_T_ACK, 7, 0, 0, 1010.5));
+        tn_analyzer_finish(an);
+        ck_assert_uint_eq(tn_analyzer_conn_count(an), 1);
+        const struct tn_conn *c = tn_analyzer_conn(an, 0);
+        ck_assert_msg(c->dfcp->syn_retries == w[i].retries, "window %lld..%lld ms: %u SYN retries, want %u",
+                      (long long)w[i].from_ms, (long long)w[i].to_ms, c->dfcp->syn_retries, w[i].retries);
+        ck_assert_uint_eq(c->dfcp->syn_n, 49);
+        ck_assert_int_eq(c->dfcp->syn_ns, BASE_NS);
+    }
+}
+END_TEST
+
 /* SYNACK retried because the first ACK was lost before the monitor: the second SYNACK and the
  * one ACK; no DATA.  SYNACK without an ACK then DATA: established at the first DATA. */
 START_TEST(test_synack_retry_and_data_establishes)
@@ -686,6 +719,7 @@ Suite *tn_dfcp_analysis_suite(void)
     TCase *tc = tcase_create("sequences");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_syn_retries_and_parameters);
+    tcase_add_test(tc, test_syn_retries_in_window);
     tcase_add_test(tc, test_synack_retry_and_data_establishes);
     tcase_add_test(tc, test_block_with_missing_symbols);
     tcase_add_test(tc, test_decode_failed);
