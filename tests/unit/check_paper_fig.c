@@ -3,6 +3,7 @@
  * 3.5 x 2.5 in with 300 pixels per inch; the legend placements and the multi-flow styles. */
 #include <cairo.h>
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -190,6 +191,83 @@ START_TEST(test_rexmit_time_counts)
 }
 END_TEST
 
+/* The x where a CDF drawn as steps of 1/n first reaches q (the nearest rank, ceil(q n)). */
+static double cdf_quantile(const struct tn_plot_series *s, double q)
+{
+    for (size_t i = 1; i < s->n; i += 2)
+        if (s->pts[i].y >= q - 1e-12)
+            return s->pts[i].x;
+    return NAN;
+}
+
+START_TEST(test_rtt_distribution_numbers)
+{
+    /* The numbers behind rtt-cdf and rtt-hist for the gallery's dumbbell (data connections of
+     * client ports 40001 and 40002 at their senders), against tshark's tcp.analysis.ack_rtt with
+     * Karn's rule applied (the ACKs that newly acknowledge retransmitted bytes left out), as
+     * tests/e2e/multi_rtt_dist.sh computes them (its tshark_rtt): 1857 and 391 samples, median
+     * 56.982 and 134.166 ms, p90 (nearest rank) 67.181 and 146.530 ms.  Ours add the monitor ->
+     * sender half, a mean of TSval echo times at the sender's own interface whose largest is
+     * M = 2.895 and 7.089 ms there, so each figure quantile lies in [tshark's, tshark's + M]. */
+    static const struct {
+        const char *pcap;
+        unsigned sport;
+        size_t n;
+        double median, p90, m;
+    } flows[] = {{"snd1_eth0.pcap", 40001, 1857, 56.982, 67.181, 2.895},
+                 {"snd2_eth0.pcap", 40002, 391, 134.166, 146.530, 7.089}};
+    struct tn_analyzer *an[2];
+    const struct tn_conn *cs[2];
+    for (size_t i = 0; i < 2; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/dumbbell-cubic-rtt/%s", TN_SAMPLES_DIR, flows[i].pcap);
+        an[i] = tn_test_load(path, &rec_cfg);
+        ck_assert_ptr_nonnull(an[i]);
+        cs[i] = NULL;
+        for (size_t k = 0; k < tn_analyzer_conn_count(an[i]); k++)
+            if (tn_analyzer_conn(an[i], k)->a_port == flows[i].sport)
+                cs[i] = tn_analyzer_conn(an[i], k);
+        ck_assert_ptr_nonnull(cs[i]);
+    }
+    struct tn_fig_cfg fc = {0};   /* no decimation: every step is a point */
+    struct tn_plot *p = tn_fig_rtt_cdf(cs, 2, &fc);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_uint_eq(p->ns, 2);
+    ck_assert_ptr_nonnull(strstr(p->subtitle, "(2248 in all)"));
+    for (size_t i = 0; i < 2; i++) {
+        const struct tn_plot_series *s = &p->s[i];
+        ck_assert_uint_eq(s->n, 2 * flows[i].n);   /* a step of two points per sample */
+        ck_assert_double_eq_tol(s->pts[s->n - 1].y, 1.0, 1e-12);
+        double med = cdf_quantile(s, 0.5), p90 = cdf_quantile(s, 0.9);
+        ck_assert_msg(med >= flows[i].median - 0.001 && med <= flows[i].median + flows[i].m,
+                      "flow %zu: median %.3f ms, tshark %.3f", i + 1, med, flows[i].median);
+        ck_assert_msg(p90 >= flows[i].p90 - 0.001 && p90 <= flows[i].p90 + flows[i].m,
+                      "flow %zu: p90 %.3f ms, tshark %.3f", i + 1, p90, flows[i].p90);
+    }
+    tn_plot_free(p);
+    /* the histogram: each flow's shares add up to 1; the bin width is Freedman-Diaconis's over
+     * all 2248 samples, 2 IQR n^(-1/3): 2.130 ms from tshark's quartiles (53.282, 67.236 ms, the
+     * figure's index rule), each quartile of ours up to M = 7.089 ms above, so within
+     * 2 * 7.089 / 2248^(1/3) = 1.08 ms */
+    p = tn_fig_rtt_hist(cs, 2, &fc);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_uint_eq(p->ns, 2);
+    for (size_t i = 0; i < 2; i++) {
+        const struct tn_plot_series *s = &p->s[i];
+        double sum = 0;
+        for (size_t k = 1; k + 2 < s->n; k += 2)   /* (edge, previous), (edge, this bin)... */
+            sum += s->pts[k].y;
+        ck_assert_double_eq_tol(sum, 1.0, 1e-9);
+    }
+    double w = 0;
+    ck_assert_int_eq(sscanf(strstr(p->subtitle, "per ") + 4, "%lf", &w), 1);
+    ck_assert_msg(fabs(w - 2.130) <= 1.08, "bin width %.3g ms, tshark's 2.130", w);
+    tn_plot_free(p);
+    for (size_t i = 0; i < 2; i++)
+        tn_analyzer_free(an[i]);
+}
+END_TEST
+
 static void add_row(struct tn_experiment *e, unsigned trace, const char *flow, double bps)
 {
     tn_grow((void **)&e->rows, &e->cap, e->nrows + 1, sizeof *e->rows);
@@ -329,6 +407,7 @@ Suite *tn_paper_fig_suite(void)
     tcase_add_test(tc, test_column_width_area);
     tcase_add_test(tc, test_flow_styles);
     tcase_add_test(tc, test_rexmit_time_counts);
+    tcase_add_test(tc, test_rtt_distribution_numbers);
     tcase_add_test(tc, test_experiment_runs);
     tcase_add_test(tc, test_experiment_groups);
     suite_add_tcase(s, tc);
