@@ -13,16 +13,17 @@ SPECS=(
 "cubic-loss1-owd100|single --flows cubic --rate 10mbit --limit 100p --delay 100 --loss 0.01 --duration 5 --capture snd,rcv"
 "dumbbell-cubic-rtt|dumbbell --flows cubic,cubic --rate 10mbit --limit 50p --delay 5 --access-delay 0,40 --duration 5 --capture snd,rcv"
 "parkinglot-cubic|parkinglot --flows cubic,cubic,cubic --rate 10mbit --limit 50p --delay 5 --duration 4 --capture snd,rcv"
-"dfcp-loss|single --flows dfcp --rate 10mbit --limit 50p --delay 10 --loss 0.02 --duration 3 --capture snd,rcv --dfcp-opts -r_9000000"
-"dfcp-fail|single --flows dfcp --rate 10mbit --limit 50p --delay 10 --loss 0.05 --duration 3 --capture snd,rcv --dfcp-opts -r_9000000_-n_36"
-"dfcp-cubic-fair|single --flows dfcp,cubic --fair --rate 10mbit --limit 30p --delay 10 --duration 3 --capture snd,rcv --dfcp-opts -r_6000000"
+"dfcp-loss|single --flows dfcp --rate 10mbit --limit 50p --delay 10 --loss 0.02 --duration 3 --capture snd,rcv --dfcp-opts -r@9000000"
+"dfcp-fail|single --flows dfcp --rate 10mbit --limit 50p --delay 10 --loss 0.05 --duration 3 --capture snd,rcv --dfcp-opts -r@9000000@-n@36"
+"dfcp-cubic-fair|single --flows dfcp,cubic --fair --rate 10mbit --limit 30p --delay 10 --duration 3 --capture snd,rcv --dfcp-opts -r@6000000"
 "cubic-queue-4points|single --flows cubic --rate 10mbit --limit 50p --delay 10 --duration 3 --capture snd,rin,rout,rcv --backlog-ms 10"
 "cubic-owd5|single --flows cubic --rate 10mbit --limit 50p --delay 5 --duration 3 --capture snd,rcv --label owd=5ms"
 "cubic-owd25|single --flows cubic --rate 10mbit --limit 50p --delay 25 --duration 3 --capture snd,rcv --label owd=25ms"
 "cubic-owd50|single --flows cubic --rate 10mbit --limit 50p --delay 50 --duration 3 --capture snd,rcv --label owd=50ms"
 "bbr-loss1-owd10|single --flows bbr --rate 5mbit --limit 50p --delay 10 --loss 0.01 --duration 12 --capture snd,rout,rcv"
 "cubic-bdp-owd40|single --flows cubic --rate 50mbit --limit 100p --delay 40 --duration 3 --capture snd,rcv"
-"cubic-pause-owd10|single --flows cubic --rate 10mbit --limit 50p --delay 10 --duration 8 --capture snd,rout,rcv --iperf-opts -l_256K_-b_3M"
+"cubic-pause-owd10|single --flows cubic --rate 10mbit --limit 50p --delay 10 --duration 8 --capture snd,rout,rcv --iperf-opts -l@256K@-b@3M"
+"dumbbell-cubic-oldrcv|dumbbell --flows cubic,cubic --rate 10mbit --limit 50p --delay 40 --duration 5 --capture snd,rcv --rcv-sysctl 2:net.ipv4.tcp_window_scaling=0 --rcv-sysctl 2:net.ipv4.tcp_timestamps=0"
 )
 
 # reno-smallq must show a timeout (a Loss state in tcp_cong_state.csv) and a queue-overflow
@@ -42,6 +43,12 @@ accept() {
             [ "$(sed -n 's/^bn1_qdisc_drops=//p' "$2/manifest.txt")" -gt 0 ] ;;
     dfcp-fail)
         [ "$(sed -n 's/^failed=//p' "$2/dfcp_recv_flow1.txt")" -gt 0 ] ;;
+    dumbbell-cubic-oldrcv)
+        # flow 2's receiver answered without window scale and time stamp options, flow 1's with them
+        [ -z "$(tshark -r "$2/rcv2_eth0.pcap" -Y 'tcp.flags.syn == 1 && tcp.flags.ack == 1 && tcp.srcport == 5202' \
+                  -T fields -e tcp.options.wscale.shift -e tcp.options.timestamp.tsval 2>/dev/null | tr -d '[:space:]')" ] &&
+            [ -n "$(tshark -r "$2/rcv1_eth0.pcap" -Y 'tcp.flags.syn == 1 && tcp.flags.ack == 1 && tcp.srcport == 5201' \
+                       -T fields -e tcp.options.wscale.shift 2>/dev/null | tr -d '[:space:]')" ] ;;
     *) return 0 ;;
     esac
 }
@@ -55,11 +62,12 @@ for spec in "${SPECS[@]}"; do
     fi
     for try in 1 2 3 4 5 6 7 8; do
         rm -rf "$SAMPLES/$name"
-        # "_" in an argument stands for a space (options passed through to dfcp-send)
+        # "@" in an argument stands for a space (options passed through to dfcp-send; "_" is
+        # in sysctl names)
         # shellcheck disable=SC2086
         set -- ${args}
         argv=()
-        for a in "$@"; do argv+=("${a//_/ }"); done
+        for a in "$@"; do argv+=("${a//@/ }"); done
         "$LAB/run" "${argv[@]}" -o "$SAMPLES/$name"
         if accept "$name" "$SAMPLES/$name"; then break; fi
         echo "make_samples: $name try $try did not show what it should, again" >&2
