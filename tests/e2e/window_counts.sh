@@ -21,7 +21,7 @@
 #    the window, and on the corpus capture suricata-verify/bug-4376/syn_retransmit_with_ts.pcap
 #    (a SYN sent again after 1 s) in windows with and without the first SYN (skipped without the
 #    corpus).
-# Args: $1 binary, $2 corpus dir (unused), $3 source dir.  Exit 0 pass, 1 fail, 77 skip.
+# Args: $1 binary, $2 corpus dir, $3 source dir.  Exit 0 pass, 1 fail, 77 skip.
 set -u
 bin=$1
 corpus=${2:-}
@@ -90,17 +90,15 @@ summary_of() {   # long report -> the same from its trace summary's window lines
 }
 
 # SYNs (SYN or SYN-ACK) in [lo, hi] (hi empty: to the end) beyond the first SYN of their direction,
-# of the data directions "a2b" (from port p) and "b2a", from tshark's flags over every packet
+# of the directions "a2b" (from port p) and "b2a", from tshark's flags over every packet; "-" for a
+# direction without data in the window (senders.csv has no row for it)
 syn_retries() {   # file port lo hi
-    tshark -r "$1" -Y "tcp.port == $2 && tcp.flags.syn == 1" -T fields -e frame.time_relative \
-        -e tcp.srcport 2>/dev/null |
-        awk -v p="$2" -v lo="$3" -v hi="$4" '{ d = $2 == p ? "a2b" : "b2a"
-            if (seen[d]++ && $1 >= lo && (hi == "" || $1 <= hi)) n[d]++ }
-            END { printf "%d %d\n", n["a2b"], n["b2a"] }'
-}
-rows_only() {   # "a2b b2a" counts, senders_syn_retries' cells -> the counts, "-" where no row
-    awk -v w="$1" -v g="$2" 'BEGIN { split(w, a, " "); split(g, b, " ")
-        print (b[1] == "-" ? "-" : a[1]), (b[2] == "-" ? "-" : a[2]) }'
+    tshark -r "$1" -Y "tcp.port == $2 && (tcp.flags.syn == 1 || tcp.len > 0)" -T fields -e frame.time_relative \
+        -e tcp.srcport -e tcp.flags.syn -e tcp.len 2>/dev/null |
+        awk -v p="$2" -v lo="$3" -v hi="$4" '{ d = $2 == p ? "a2b" : "b2a"; inw = $1 >= lo && (hi == "" || $1 <= hi)
+            if ($3 == 1 && seen[d]++ && inw) n[d]++
+            if ($4 > 0 && inw) data[d] = 1 }
+            END { print (data["a2b"] ? n["a2b"] + 0 : "-"), (data["b2a"] ? n["b2a"] + 0 : "-") }'
 }
 # senders.csv has a row for a direction that sent data in the window: "-" where it has none
 senders_syn_retries() {   # senders.csv port -> "a2b b2a" (the rows of the connection of client port)
@@ -153,7 +151,7 @@ for r in csv.DictReader(open(sys.argv[1])):
     # the handshake lies before the window: no SYN retry in it (only a2b carries data)
     got=$(senders_syn_retries "$tmp/w/senders.csv" "$port")
     check "$side: senders.csv syn_retries a2b b2a in the window" "$got" \
-        "$(rows_only "$(syn_retries "$f" "$port" $from $to)" "$got")"
+        "$(syn_retries "$f" "$port" $from $to)"
     if [ $side = snd1 ]; then
         # the kernel's retransmissions in the window (none within 2 ms of its edges: the capture
         # sees a segment microseconds after tcp_retransmit_skb)
@@ -185,7 +183,7 @@ if [ -n "$corpus" ] && [ -f "$sf" ]; then
         "$bin" ${lo:+--from $lo} ${hi:+--to $hi} --csv "$tmp/syn" "$sf" > /dev/null 2>&1 || { echo "FAIL: exit $?"; fail=1; }
         got=$(senders_syn_retries "$tmp/syn/senders.csv" $sp)
         check "syn_retransmit_with_ts window [$w]: senders.csv syn_retries a2b b2a" "$got" \
-            "$(rows_only "$(syn_retries "$sf" $sp "${lo:-0}" "$hi")" "$got")"
+            "$(syn_retries "$sf" $sp "${lo:-0}" "$hi")"
     done
 else
     echo "skip syn_retransmit_with_ts: no corpus"
