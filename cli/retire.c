@@ -1,4 +1,4 @@
-/* retire.c - the store of offline retirement (issue 12): a connection that closed both ways and
+/* retire.c - the store of retirement (issue 12): a connection that closed both ways and
  * whose inference finished leaves memory for an unlinked temporary file in $TMPDIR (or /tmp),
  * its brief staying in memory; it is read back when a late packet of it comes and when an
  * output reads it.  One file per analysis thread: a thread writes only its own.
@@ -7,8 +7,19 @@
  * the connections one at a time.  The text reports, the timeline, every CSV file (fairness
  * included), JSON and xplot do; the figures (a figure of all flows), parallel transfers, the
  * queue views of one or two points and of ns-2 links, and the truth's grading hold several at
- * once: a run that asks for one of them keeps its connections in memory to the end, as live
- * runs and the dashboard do (their views keep connections by their place in the table). */
+ * once: a run that asks for one of them keeps its connections in memory to the end, as the
+ * dashboard does (its views keep connections by their place in the table, and its thread reads
+ * them while the reader adds to them).
+ *
+ * A live capture on one interface retires as a run over files does: on a mirror port the
+ * finished connections would otherwise stay in memory until the connection limit evicted them
+ * from the report.  Nothing here depends on the input being a file: the reader has no lock
+ * (only the dashboard's has one), each analysis thread writes and reads back only its own part,
+ * the outputs read the store after the read loop has ended and the workers are joined (the
+ * first SIGINT only ends the loop; a second one ends the process, and the unlinked files with
+ * it), and the connection limit counts only the connections that hold state, so a retired one
+ * is never evicted.  Two live capture points stay in memory for their queue view, as two files
+ * do. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +59,8 @@ static void spill_get(void *arg, const struct tn_out_ref *ref, void *bytes)
     size_t done = 0;
     while (done < ref->len) {
         ssize_t got = pread(fileno(sp->f), (char *)bytes + done, ref->len - done, (off_t)(ref->at + done));
+        if (got < 0 && errno == EINTR)
+            continue;   /* a signal (how a live run ends) on a file system that lets it cut in */
         if (got <= 0)
             goto fail;
         done += (size_t)got;
@@ -87,8 +100,8 @@ void tn_retire_setup(struct tn_retire *rt, const struct tn_options *o, struct tn
                      unsigned workers)
 {
     *rt = (struct tn_retire){0};
-    if (o->iface || o->ingress_if || o->tui || o->plot_dir || o->parallel_window_ns || o->queue_estimate ||
-        o->ningress || o->ns2_file || o->truth_file)
+    if (o->tui || o->plot_dir || o->parallel_window_ns || o->queue_estimate || o->ningress ||
+        o->ingress_if || o->ns2_file || o->truth_file)
         return;
     rt->nparts = workers ? workers : 1;
     rt->parts = tn_xcalloc(rt->nparts, sizeof *rt->parts);

@@ -21,8 +21,9 @@ struct tn_retire {
     unsigned nparts;
 };
 
-/* Set the store in cfg when the run reads files and its outputs read connections one at a time
- * (retire.c); workers is the number of analyzers.  A store that cannot be made is warned about
+/* Set the store in cfg when the run reads files or captures on one interface without the
+ * dashboard, and its outputs read connections one at a time (retire.c); workers is the number
+ * of analyzers.  A store that cannot be made is warned about
  * and the run keeps its connections in memory. */
 void tn_retire_setup(struct tn_retire *rt, const struct tn_options *o, struct tn_analysis_cfg *cfg,
                      unsigned workers);
