@@ -577,7 +577,9 @@ void tn_analyzer_add(struct tn_analyzer *a, const struct tn_pkt *p, int status, 
 
 /* Long live runs: finish every connection whose last packet is more than idle_ns before now_ns
  * and keep only its summary (struct tn_conn, about 3 KB) — rings, models, events, series and
- * packet records are freed.  A later packet of the same 5-tuple starts a new connection.
+ * packet records are freed.  With a store (cfg.spill_put) the finished connection goes there
+ * whole instead and only its brief stays (tn_conn_brief.ended), as an offline run's closed
+ * connections do.  Either way a later packet of the same 5-tuple starts a new connection.
  * Returns how many were retired. */
 size_t tn_analyzer_retire_idle(struct tn_analyzer *a, int64_t now_ns, int64_t idle_ns);
 
@@ -647,6 +649,8 @@ struct tn_conn_brief {
     bool dfcp_over_udp;
     bool retired;              /* only the brief is in memory */
     bool unfinished;           /* retired idle, before its end: tn_analyzer_finish finishes it */
+    bool ended;                /* finished by tn_analyzer_retire_idle: as a summary's, a later
+                                * packet of its endpoints starts a new connection */
 };
 
 /* The brief of a connection with its state. */

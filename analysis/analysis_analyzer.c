@@ -329,9 +329,10 @@ void tn_analyzer_add_flow(struct tn_analyzer *a, const struct tn_pkt *p, struct 
     if (!cp || cp->pub.retired || !same_conn(&cp->pub, p)) {
         uint64_t hash = tn_flow_hash(p);
         idx = tn_flowtab_lookup(a->flows, hash, flow_match, &fp);
-        if (idx >= 0 && tn_slot_is_brief(a->conns[idx]))
+        if (idx >= 0 && tn_slot_is_brief(a->conns[idx]) && !tn_slot_brief(a->conns[idx])->ended)
             tn_analyzer_revive(a, (size_t)idx);   /* a late packet of a retired connection */
-        cp = idx >= 0 && !a->conns[idx]->pub.retired ? a->conns[idx] : NULL;
+        /* one retired idle (a summary, or a brief that ended) is followed by a new one */
+        cp = idx >= 0 && whole(a, (size_t)idx) ? a->conns[idx] : NULL;
         if (cp && p->kind == TN_PK_TCP && tn_tcp_conn_is_reuse(cp, dir_of(&cp->pub, p), p))
             cp = NULL;
         if (!cp) {
@@ -395,38 +396,55 @@ void tn_analyzer_finish(struct tn_analyzer *a)
         finish_conn(a, a->conns[a->active[i]]);
 }
 
+/* Connection k, finished, as a summary in memory: rings, models and records freed. */
+static void summarize(struct tn_analyzer *a, size_t k)
+{
+    struct tn_conn_priv *cp = a->conns[k];
+    tn_conn_free_state(cp);
+    tn_conn_free_records(&cp->pub);
+    struct tn_conn *summary = tn_xmalloc(sizeof *summary);
+    *summary = cp->pub;
+    summary->retired = true;
+    summary->events = NULL;
+    summary->nevents = summary->cap_events = 0;
+    summary->pkts = NULL;
+    summary->npkts = summary->cap_pkts = 0;
+    summary->blocks = NULL;
+    summary->nblocks = summary->cap_blocks = 0;
+    free(cp);
+    /* the priv part is gone: only code that checks pub.retired may see this pointer */
+    a->conns[k] = (struct tn_conn_priv *)(void *)summary;
+    if (a->last_idx == (long)k)
+        a->last_idx = -1;
+}
+
 size_t tn_analyzer_retire_idle(struct tn_analyzer *a, int64_t now_ns, int64_t idle_ns)
 {
-    size_t kept = 0, retired = 0;
     tn_analyzer_compact_active(a);
+    size_t n = 0, *idle = tn_xmalloc((a->nactive + 1) * sizeof *idle);
     for (size_t i = 0; i < a->nactive; i++) {
         size_t k = a->active[i];
-        struct tn_conn_priv *cp = a->conns[k];
-        if (now_ns - tn_time_ns(cp->pub.last) <= idle_ns) {
-            a->active[kept++] = k;
-            continue;
-        }
-        finish_conn(a, cp);
-        tn_conn_free_state(cp);
-        tn_conn_free_records(&cp->pub);
-        struct tn_conn *summary = tn_xmalloc(sizeof *summary);
-        *summary = cp->pub;
-        summary->retired = true;
-        summary->events = NULL;
-        summary->nevents = summary->cap_events = 0;
-        summary->pkts = NULL;
-        summary->npkts = summary->cap_pkts = 0;
-        summary->blocks = NULL;
-        summary->nblocks = summary->cap_blocks = 0;
-        free(cp);
-        /* the priv part is gone: only code that checks pub.retired may see this pointer */
-        a->conns[k] = (struct tn_conn_priv *)(void *)summary;
-        if (a->last_idx == (long)k)
-            a->last_idx = -1;
-        retired++;
+        if (now_ns - tn_time_ns(a->conns[k]->pub.last) > idle_ns)
+            idle[n++] = k;
     }
+    /* (retiring to the store compacts the active list: the sweep above is done first) */
+    for (size_t i = 0; i < n; i++) {
+        finish_conn(a, a->conns[idle[i]]);   /* its sender state is gone with the inference */
+        struct tn_conn_brief *b = a->cfg.spill_put ? tn_analyzer_retire_conn(a, idle[i]) : NULL;
+        if (b)
+            b->ended = true;
+        else
+            summarize(a, idle[i]);   /* no store, or it is full */
+    }
+    free(idle);
+    /* the active list holds whole connections only: the summaries and briefs leave it */
+    size_t kept = 0;
+    for (size_t i = 0; i < a->nactive; i++)
+        if (whole(a, a->active[i]))
+            a->active[kept++] = a->active[i];
     a->nactive = kept;
-    return retired;
+    a->nstale = 0;
+    return n;
 }
 
 size_t tn_analyzer_conn_count(const struct tn_analyzer *a)

@@ -643,6 +643,74 @@ START_TEST(test_idle_retired)
 }
 END_TEST
 
+/* Live runs retire idle connections (tn_analyzer_retire_idle, --idle-timeout).  With a store, one
+ * that carried data and never closed (its sender state held to the end otherwise) goes there
+ * finished, leaving its brief, where without a store a 3 KB summary stays in memory: 400 such
+ * connections 10 ms apart, swept every 100 ms of trace time at 50 ms idle.  At most those of the
+ * last 150 ms stay whole; each reads back as the summary of the run without a store says
+ * (counters, inference, state, brief); a later packet of connection 1's endpoints starts a new
+ * connection in both runs (it does not bring connection 1 back), which keeps its packets. */
+START_TEST(test_live_idle_retired_to_store)
+{
+    enum { N = 400 };
+    const int64_t gap = 10000000, sweep = 100000000, idle = 50000000;
+    struct mem_store m = {0};
+    struct tn_analysis_cfg cfg = {.spill_put = mem_put, .spill_get = mem_get, .spill_arg = &m};
+    struct tn_analyzer *st = tn_analyzer_new(&cfg), *sum = tn_analyzer_new(NULL);
+    int64_t next_sweep = T0 + sweep;
+    size_t most_whole = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        int64_t t = T0 + (int64_t)i * gap;
+        struct tn_pkt v[] = {
+            pkt_of(i, true, 100, 0, S, 0, t),
+            pkt_of(i, false, 500, 101, S | A, 0, t + 100000),
+            pkt_of(i, true, 101, 501, A, 0, t + 200000),
+            pkt_of(i, true, 101, 501, A | P, 100, t + 300000),
+            pkt_of(i, false, 501, 201, A, 0, t + 400000),
+        };
+        for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+            tn_analyzer_add(st, &v[k], TN_DIS_OK, "test");
+            tn_analyzer_add(sum, &v[k], TN_DIS_OK, "test");
+        }
+        if (t >= next_sweep) {
+            ck_assert_uint_eq(tn_analyzer_retire_idle(st, t, idle),
+                              tn_analyzer_retire_idle(sum, t, idle));
+            next_sweep += sweep;
+        }
+        size_t whole = tn_analyzer_conn_count(st) - tn_analyzer_retired(st);
+        most_whole = whole > most_whole ? whole : most_whole;
+    }
+    ck_assert_uint_le(most_whole, 16);
+    ck_assert_uint_ge(tn_analyzer_retired(st), N - 16);
+    ck_assert_uint_eq(m.puts, tn_analyzer_retired(st));
+    ck_assert_uint_eq(tn_analyzer_retired(sum), 0);
+    struct tn_pkt late = pkt_of(0, true, 201, 501, A | P, 50, T0 + (int64_t)N * gap + 1000000000);
+    tn_analyzer_add(st, &late, TN_DIS_OK, "test");
+    tn_analyzer_add(sum, &late, TN_DIS_OK, "test");
+    ck_assert_uint_eq(m.gets, 0);   /* not brought back */
+    tn_analyzer_finish(st);
+    tn_analyzer_finish(sum);
+    ck_assert_uint_eq(tn_analyzer_conn_count(st), N + 1);
+    ck_assert_uint_eq(tn_analyzer_conn_count(sum), N + 1);
+    for (size_t k = 0; k <= N; k++) {
+        const struct tn_conn *a = tn_analyzer_conn(sum, k);
+        struct tn_conn_brief ba, bb;
+        tn_conn_brief_of(a, &ba);
+        tn_analyzer_brief(st, k, &bb);
+        ck_assert(ba.state == bb.state && ba.pkts[0] == bb.pkts[0] && ba.pkts[1] == bb.pkts[1] &&
+                  ba.data_bytes[0] == bb.data_bytes[0] && ba.data_bytes[1] == bb.data_bytes[1]);
+        ck_assert(a->retired == bb.retired);   /* a summary without the store, a brief with it */
+        same_conn_results(a, tn_analyzer_conn(st, k));
+    }
+    ck_assert_uint_eq(tn_analyzer_conn(st, 0)->d[TN_A2B].pkts, 3);
+    ck_assert_uint_eq(tn_analyzer_conn(st, N)->d[TN_A2B].pkts, 1);
+    ck_assert_uint_eq(tn_analyzer_conn(st, N)->d[TN_A2B].data_bytes, 50);
+    tn_analyzer_free(st);
+    tn_analyzer_free(sum);
+    free(m.p);
+}
+END_TEST
+
 /* A connection that is one SYN carrying 4708 bytes (tcpdump's bgp-ub.pcap; TCP Fast Open sends
  * data on SYNs too): its sender's results are written when it finishes, so it cannot share the
  * lone SYNs' read-only zeros (it crashed the program). */
@@ -677,6 +745,7 @@ Suite *tn_scale_suite(void)
     tcase_add_test(tc, test_retired_bytes);
     tcase_add_test(tc, test_half_open_retired);
     tcase_add_test(tc, test_idle_retired);
+    tcase_add_test(tc, test_live_idle_retired_to_store);
     suite_add_tcase(s, tc);
     return s;
 }
