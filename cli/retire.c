@@ -18,8 +18,9 @@
  * the outputs read the store after the read loop has ended and the workers are joined (the
  * first SIGINT only ends the loop; a second one ends the process, and the unlinked files with
  * it), and the connection limit counts only the connections that hold state, so a retired one
- * is never evicted.  Two live capture points stay in memory for their queue view, as two files
- * do. */
+ * is never evicted.  Two live capture points stay in memory, as two files do: their queue view
+ * (views_queue2pt.c) looks through every connection for each flow it matched, which with a
+ * store would read every retired connection back from the file once per flow. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

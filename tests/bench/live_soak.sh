@@ -2,11 +2,14 @@
 # live_soak.sh - a mirror port's day compressed into minutes: an endless stream of new
 # connections (complete short ones and an unanswered SYN flood, tests/bench/soak_send.c) is sent
 # through a veth pair from a network namespace, and tcptrace-ng captures it live on the other
-# end.  Its resident memory is sampled over time; it must level off (the connection limit,
-# --max-connections, evicts the half-open and the longest idle first) instead of growing with
-# every connection ever seen.  tshark (-q -z conv,tcp, which keeps every conversation) gets the
-# same stream afterwards for comparison.  Root is needed (namespaces, AF_PACKET).  Not part of
-# the test suite: it takes SECONDS per tool and loads the machine.
+# end.  Its resident memory is sampled over time, and the bytes of its store (the unlinked
+# temporary files finished connections are written to, docs/tcptrace-ng.1 MEMORY): memory
+# follows the open connections plus the ~300-byte brief each finished one leaves for the final
+# report, instead of the whole connection (with a small MAX_CONNECTIONS the limit evicts the
+# half-open and the longest idle first, and memory levels off).  tshark (-q -z conv,tcp, which
+# keeps every conversation) gets the same stream afterwards for comparison.  Root is needed
+# (namespaces, AF_PACKET).  Not part of the test suite: it takes SECONDS per tool and loads the
+# machine.
 #
 #   tests/bench/live_soak.sh [BINARY] [SECONDS] [PPS] [MAX_CONNECTIONS]
 #
@@ -41,6 +44,16 @@ ip netns add "$NS" && ip link add "$HOST" type veth peer name "$PEER" && ip link
 ethtool -K "$HOST" gro off gso off tso off >/dev/null 2>&1
 
 rss_kb() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
+# store_kb PID: the bytes of the store files the process holds, in KiB
+store_kb() {
+    local fd b=0
+    for fd in /proc/"$1"/fd/*; do
+        case "$(readlink "$fd" 2>/dev/null)" in
+        */tcptrace-ng-retired-*" (deleted)") b=$((b + $(stat -L -c %s "$fd" 2>/dev/null || echo 0))) ;;
+        esac
+    done
+    echo $((b / 1024))
+}
 
 # soak NAME COMMAND...: runs the capture, the sender for SECS, samples the memory every 10 s
 soak() {
@@ -57,13 +70,14 @@ soak() {
         t=$((t + 10))
         last=$(rss_kb "$TP")
         [ "$t" -le $((SECS / 2)) ] && half=$last
-        echo "$t $last" >> "$TMP/$name.rss"
+        echo "$t $last $(store_kb "$TP")" >> "$TMP/$name.rss"
     done
     wait "$SP"; SP=
     sleep 2
     kill -INT "$TP"; wait "$TP"; TP=
     echo "$name: $(cat "$TMP/$name.sent") frames sent in ${SECS} s"
-    awk -v n="$name" '{ printf "  %s  t=%4d s  RSS %7.1f MiB\n", n, $1, $2 / 1024 }' "$TMP/$name.rss"
+    awk -v n="$name" '{ printf "  %s  t=%4d s  RSS %7.1f MiB%s\n", n, $1, $2 / 1024,
+                               ($3 > 0 ? sprintf("  store %7.1f MiB", $3 / 1024) : "") }' "$TMP/$name.rss"
     awk -v n="$name" -v h="$half" -v l="$last" 'BEGIN {
         printf "%s: memory half-way %.1f MiB, at the end %.1f MiB: %s\n", n, h / 1024, l / 1024,
                (h > 0 && l <= h * 1.10) ? "flat" : "GROWING" }'
