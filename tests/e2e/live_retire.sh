@@ -9,15 +9,22 @@
 # tcpdump and two live runs capture the same interface until SIGINT:
 #   A: -j 1 --csv DIR --max-connections 300
 #   B: -j 2 (one store part per worker) --max-connections 300 (150 a worker)
-# About 1200 connections come, at most about 130 open at once (the sender's bursts of 64
-# units), so the limit evicts the finished ones unless they leave the table for the store.
+#   C: -j 1 --max-connections 16
+# About 1400 connections come, at most about 130 open at once (the sender's bursts of 64
+# units), so the limit of A and B evicts the finished ones unless they leave the table for the
+# store, and C's evicts open ones all the same.
 # Checks, against tcpdump's count of the same interface (and the sender's frames):
 #   - every connection is in the list and in connections.csv: one per pure SYN, "complete"
 #     for every SYN-ACK, and the packets of all of them add up to tcpdump's TCP frames;
 #   - nothing was evicted ("connection table full" not said), exit 0 after SIGINT;
+#   - C still evicts (the store does not switch the limit off): what it lists and what it says
+#     it evicted add up to tcpdump's connections;
 #   - while the run goes on it holds one unlinked store file per analysis thread in its
 #     TMPDIR (/proc/PID/fd: "tcptrace-ng-retired-... (deleted)"), with bytes in it.
 set -u
+fail=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
 bin=${1:?usage: live_retire.sh BINARY CORPUS_DIR SOURCE_DIR}
 src=${3:?source dir}
 [ "$(id -u)" = 0 ] || { echo "skip: needs root (network namespaces, AF_PACKET)"; exit 77; }
@@ -31,9 +38,6 @@ cleanup() {
     rm -rf "$tmp"
 }
 trap cleanup EXIT
-fail=0
-ok() { echo "ok   $*"; }
-bad() { echo "FAIL $*"; fail=1; }
 
 cc -O2 -o "$tmp/soak_send" "$src/tests/bench/soak_send.c" || { echo "FAIL: cannot build soak_send"; exit 1; }
 ip netns add "$ns" 2>/dev/null || { echo "skip: no network namespaces"; exit 77; }
@@ -41,7 +45,7 @@ ip -n "$ns" link add tlra type veth peer name tlrb || { echo "skip: no veth"; ex
 for i in tlra tlrb lo; do ip -n "$ns" link set "$i" up; done
 ip netns exec "$ns" ethtool -K tlra gro off gso off tso off >/dev/null 2>&1
 
-mkdir -p "$tmp/storeA" "$tmp/storeB"
+mkdir -p "$tmp/storeA" "$tmp/storeB" "$tmp/storeC"
 ip netns exec "$ns" tcpdump -nn -i tlra -w "$tmp/all.pcap" tcp 2>"$tmp/tcpdump.err" &
 pids+=($!); tdp=$!
 TMPDIR=$tmp/storeA ip netns exec "$ns" "$bin" -j 1 --max-connections 300 --csv "$tmp/csv" -i tlra tcp \
@@ -49,6 +53,8 @@ TMPDIR=$tmp/storeA ip netns exec "$ns" "$bin" -j 1 --max-connections 300 --csv "
 pids+=($!); pa=$!
 TMPDIR=$tmp/storeB ip netns exec "$ns" "$bin" -j 2 --max-connections 300 -i tlra tcp >"$tmp/B.out" 2>"$tmp/B.err" &
 pids+=($!); pb=$!
+TMPDIR=$tmp/storeC ip netns exec "$ns" "$bin" -j 1 --max-connections 16 -i tlra tcp >"$tmp/C.out" 2>"$tmp/C.err" &
+pids+=($!); pc=$!
 sleep 2
 ip netns exec "$ns" "$tmp/soak_send" tlrb 1000 6 >"$tmp/sent" || { echo "FAIL: soak_send"; exit 1; }
 sleep 1
@@ -73,9 +79,10 @@ for run in A:1 B:2; do
         bad "$name: $n store files ($bytes bytes), want $want with bytes in them"
 done
 
-kill -INT "$pa" "$pb" "$tdp"
+kill -INT "$pa" "$pb" "$pc" "$tdp"
 wait "$pa"; ra=$?
 wait "$pb"; rb=$?
+wait "$pc"; rc=$?
 wait "$tdp"
 pids=()
 
@@ -97,6 +104,13 @@ for run in A:$ra B:$rb; do
         ok "$name: the list has all $conns connections, $complete complete, $pkts packets" ||
         bad "$name: the list has $conns connections ($complete complete, $pkts packets), tcpdump $syns ($synacks, $frames)"
 done
+
+[ "$rc" = 0 ] || bad "C: exit $rc: $(head -c 300 "$tmp/C.err")"
+evicted=$(sed -n 's/.*connection table full: \([0-9]*\) evicted.*/\1/p' "$tmp/C.err")
+listed=$(grep -cE '^ *[0-9]+: .* tcp ' "$tmp/C.out")
+[ -n "$evicted" ] && [ "$evicted" -gt 0 ] && [ $((listed + evicted)) = "$syns" ] &&
+    ok "C: the limit of 16 still evicts: $listed listed + $evicted evicted = $syns connections" ||
+    bad "C: $listed listed, ${evicted:-none} evicted, tcpdump $syns connections"
 
 read -r rows complete pkts <<<"$(awk -F, 'NR > 1 { n++; p += $10 + $11; if ($9 == "complete") c++ }
     END { print n + 0, c + 0, p + 0 }' "$tmp/csv/connections.csv" 2>/dev/null)"
