@@ -18,6 +18,8 @@
 # at 35 a second), MAX_CONNECTIONS empty (the default limit from the memory); a small value
 # (e.g. 100000) shows the plateau sooner.  Prints one line per 10 s sample and a verdict: flat
 # when the memory of the last sample is within 10% of the one half-way through.
+# SOAK_LIST=1: tcptrace-ng writes its connection list (not -q), whose length is printed beside
+# the connections sent (frames / 5), and SOAK_TSHARK=0 leaves tshark out.
 set -u
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${1:-$SRC/build-rel/tcptrace-ng}
@@ -86,9 +88,15 @@ soak() {
 limit=()
 [ -n "$MAXC" ] && limit=(--max-connections "$MAXC")
 echo "live_soak: $PPS frames/s for $SECS s ($((PPS / 10 * 2)) new connections a second), $(nproc) cores"
-soak tcptrace-ng "$BIN" -q "${limit[@]}" -i "$HOST"
+quiet=(-q)
+[ "${SOAK_LIST:-0}" = 1 ] && quiet=()
+soak tcptrace-ng "$BIN" "${quiet[@]}" "${limit[@]}" -i "$HOST"
 grep -h "connection table full\|not analysed\|dropped by kernel" "$TMP/tcptrace-ng.out" "$TMP/tcptrace-ng.err" | sed 's/^/  /'
-if command -v tshark >/dev/null; then
+if [ ${#quiet[@]} = 0 ]; then
+    echo "  the report lists $(grep -cE '^ *[0-9]+: ' "$TMP/tcptrace-ng.out") connections of the" \
+        "$(($(cat "$TMP/tcptrace-ng.sent") / 5)) sent"
+fi
+if [ "${SOAK_TSHARK:-1}" != 0 ] && command -v tshark >/dev/null; then
     soak tshark tshark -n -q -z conv,tcp -i "$HOST"
     grep -h "dropped" "$TMP/tshark.err" | sed 's/^/  /'
 fi
