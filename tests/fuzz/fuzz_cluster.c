@@ -16,13 +16,15 @@
  * Outputs: -l and --timeline with every CSV file; JSON Lines, fairness and parallel transfers;
  * SVG figures.  They go into a scratch directory removed afterwards.
  * tests/fuzz/run.sh seeds it with records and results packed from the samples
- * (fuzz_cluster_seeds.c). */
+ * (fuzz_cluster_seeds.c).  The connections ranks retire during the run and stream to rank 0
+ * are fuzz_retired.c's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cluster_wire.h"
 #include "experiment.h"
+#include "fuzz_cluster_args.h"
 #include "fuzz_util.h"
 #include "options.h"
 #include "outputs.h"
@@ -32,8 +34,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* the options of one process; "@D": the scratch directory, with four (empty) trace files: words
- * after the files that are no files would be a BPF filter */
+/* the options of one process; "@D": the scratch directory (fuzz_cluster_args.h) */
 static const char *const cmds[][16] = {
     {"-l", "--timeline", "--csv", "@D/csv", "@D/a.pcap", "@D/b.pcap", "@D/c.pcap", "@D/d.pcap"},
     {"-q", "--json", "@D/o.jsonl", "--fairness-by", "hostpair", "--parallel-window", "50", "--csv", "@D/csv",
@@ -41,74 +42,28 @@ static const char *const cmds[][16] = {
     {"-q", "--plot", "@D/plot", "--plot-format", "svg", "--plot-size", "200x150", "--plot-scale", "0.25",
      "@D/a.pcap", "@D/b.pcap", "@D/c.pcap", "@D/d.pcap"},
 };
-#define NFILES 4
+#define NFILES TN_FUZZ_NFILES
 
-/* The command line (argv, freed by args_free after the options) parsed into o. */
-struct args {
-    char *v[24];
-    int n;
-};
-
-static void args_free(struct args *a)
-{
-    for (int i = 0; i < a->n; i++)
-        free(a->v[i]);
-}
-
-static int parse(struct tn_options *o, struct args *a, int cmd, const char *dir, int mode)
+static int parse(struct tn_options *o, struct tn_fuzz_args *a, int cmd, const char *dir, int mode)
 {
     bool experiment = mode == 2, two = mode == 3;
     a->n = 0;
-    a->v[a->n++] = strdup("tcptrace-ng");
     if (two) {   /* the files are the egress point's; the ingress one, i.pcap, holds no packet */
         static const char *const words[] = {"--ingress", "@D/i.pcap", "--egress", "@D/a.pcap", "--egress",
                                             "@D/b.pcap", "--egress", "@D/c.pcap", "--egress", "@D/d.pcap"};
-        for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-            size_t n = strlen(words[i]) + strlen(dir) + 1;
-            a->v[a->n] = malloc(n);
-            snprintf(a->v[a->n++], n, "%s%s", words[i][0] == '@' ? dir : "", words[i] + (words[i][0] == '@' ? 2 : 0));
-        }
+        for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+            tn_fuzz_args_add(a, dir, words[i]);
     }
     if (experiment) {
-        a->v[a->n++] = strdup("--experiment");
-        size_t n = strlen(dir) + 16;
-        a->v[a->n] = malloc(n);
-        snprintf(a->v[a->n++], n, "x=%s/a.pcap", dir);
+        char spec[4200];
+        snprintf(spec, sizeof spec, "x=%s/a.pcap", dir);
+        tn_fuzz_args_add(a, dir, "--experiment");
+        tn_fuzz_args_add(a, dir, spec);
     }
-    for (int i = 0; cmds[cmd][i]; i++) {
-        const char *s = cmds[cmd][i];
-        if ((experiment || two) && strstr(s, ".pcap"))
-            continue;
-        size_t n = strlen(s) + strlen(dir) + 1;
-        a->v[a->n] = malloc(n);
-        if (strncmp(s, "@D", 2) == 0)
-            snprintf(a->v[a->n], n, "%s%s", dir, s + 2);
-        else
-            snprintf(a->v[a->n], n, "%s", s);
-        a->n++;
-    }
-    a->v[a->n] = NULL;
-    extern int optind;
-    optind = 0;
-    for (int i = 0; i < NFILES; i++) {
-        char path[4200];
-        snprintf(path, sizeof path, "%s/%c.pcap", dir, 'a' + i);
-        FILE *f = fopen(path, "w");
-        if (f)
-            fclose(f);
-    }
-    /* a pcap file header (pcap-savefile(5): magic, version 2.4, snap length 262144, Ethernet) */
-    static const uint8_t header[24] = {0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                       0, 0, 4, 0, 1, 0, 0, 0};
-    char path[4200];
-    snprintf(path, sizeof path, "%s/i.pcap", dir);
-    FILE *f = fopen(path, "wb");
-    if (f) {
-        fwrite(header, 1, sizeof header, f);
-        fclose(f);
-    }
-    struct tn_err err;
-    return tn_options_parse(o, a->n, a->v, &err);
+    for (int i = 0; cmds[cmd][i]; i++)
+        if (!((experiment || two) && strstr(cmds[cmd][i], ".pcap")))
+            tn_fuzz_args_add(a, dir, cmds[cmd][i]);
+    return tn_fuzz_args_parse(o, a, dir);
 }
 
 /* The records live in this function's frame only, as in the owner's loop (analyse_from).  They
@@ -241,7 +196,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (tn_fuzz_mkdtemp(dir) < 0)
         return 0;
     struct tn_options o;
-    struct args args;
+    struct tn_fuzz_args args;
     if (parse(&o, &args, cmd, dir, mode) != 0 || (mode < 2 && o.nfiles != NFILES) || (mode == 3 && o.negress != NFILES)) {
         fprintf(stderr, "fuzz_cluster: the command line %d is refused\n", cmd);
         abort();
@@ -265,7 +220,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     tn_fuzz_quiet_end(&q);
     tn_options_fini(&o);
-    args_free(&args);
+    tn_fuzz_args_free(&args);
     tn_fuzz_rmtree(dir);
     return 0;
 }
