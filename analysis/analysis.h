@@ -750,6 +750,11 @@ void tn_conn_pack(const struct tn_conn *c, struct tn_packbuf *b);
  * unless an analyzer adopts it. */
 struct tn_conn *tn_conn_unpack(const uint8_t *in, size_t n, size_t *used);
 void tn_conn_unpacked_free(struct tn_conn *c);
+/* The bytes of a connection another analyzer retired (what cfg.on_retire got: tn_conn_pack's and
+ * the rest of its state), read as a store's reader reads them back (analysis_retire.c), every
+ * byte: NULL when they do not read so or hold a value the analysis never makes.  Free it with
+ * tn_conn_unpacked_free unless an analyzer adopts it. */
+struct tn_conn *tn_conn_retired_unpack(const uint8_t *in, size_t n);
 
 /* Analyzer a (made by tn_analyzer_new, fed no packets) takes c from tn_conn_unpack as its next
  * connection, numbered idx (above the numbers it has; 0: the next number); a owns it from now

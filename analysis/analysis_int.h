@@ -302,6 +302,8 @@ extern const struct tn_tcp_infer tn_no_inf[2];
 void tn_conn_free_inf(struct tn_conn *c);
 /* A connection tn_conn_unpack read holds only values the analysis makes (analysis_pack_check.c). */
 bool tn_conn_unpacked_ok(const struct tn_conn_priv *cp);
+/* And the rest of a retired connection's state (tn_conn_priv_unpack's) too. */
+bool tn_conn_priv_tail_ok(const struct tn_conn_priv *cp);
 
 /* Per-protocol packet handlers: p belongs to c, in direction d. */
 /* tcptrace's long-report counters of one packet (analysis_tcp_counts.c); after the others. */

@@ -264,15 +264,15 @@ void tn_conn_priv_pack(const struct tn_conn_priv *cp, struct tn_packbuf *b)
         put_array(b, cp->dp[d].gaps.v, cp->dp[d].gaps.n, sizeof *cp->dp[d].gaps.v);
 }
 
-struct tn_conn_priv *tn_conn_priv_unpack(const uint8_t *in, size_t n)
+/* (*used: the bytes it read) */
+static struct tn_conn_priv *priv_unpack(const uint8_t *in, size_t n, size_t *used)
 {
-    size_t used;
-    struct tn_conn *c = tn_conn_unpack(in, n, &used);
+    struct tn_conn *c = tn_conn_unpack(in, n, used);
     if (!c)
         return NULL;
     struct tn_conn_priv *cp = (struct tn_conn_priv *)c;
     struct tn_dfcp_priv *dfcp = cp->dfcp;   /* tn_conn_unpack's copy */
-    struct tn_unpack r = {in + used, in + n, false};
+    struct tn_unpack r = {in + *used, in + n, false};
     size_t tail = offsetof(struct tn_conn_priv, dp);
     tn_unpack_get(&r, (uint8_t *)cp + tail, sizeof *cp - tail);
     cp->dfcp = dfcp;
@@ -282,11 +282,29 @@ struct tn_conn_priv *tn_conn_priv_unpack(const uint8_t *in, size_t n)
         cp->dp[d].gaps.v = get_array(&r, &k, sizeof *cp->dp[d].gaps.v);
         cp->dp[d].gaps.n = cp->dp[d].gaps.cap = (unsigned)k;
     }
-    if (r.bad) {
+    if (r.bad || !tn_conn_priv_tail_ok(cp)) {
         unpack_discard(cp);
         return NULL;
     }
+    *used = (size_t)(r.p - in);
     return cp;
+}
+
+struct tn_conn_priv *tn_conn_priv_unpack(const uint8_t *in, size_t n)
+{
+    size_t used;
+    return priv_unpack(in, n, &used);
+}
+
+struct tn_conn *tn_conn_retired_unpack(const uint8_t *in, size_t n)
+{
+    size_t used;
+    struct tn_conn_priv *cp = priv_unpack(in, n, &used);
+    if (cp && used != n) { /* the store's reader takes all n bytes as this connection's */
+        tn_conn_priv_destroy(cp);
+        return NULL;
+    }
+    return cp ? &cp->pub : NULL;
 }
 
 struct tn_conn_priv *tn_conn_priv_unpack_in(const uint8_t *in, size_t n, struct tn_arena *arena)

@@ -134,3 +134,33 @@ bool tn_conn_unpacked_ok(const struct tn_conn_priv *cp)
         return false;
     return events_ok(c) && (c->series == tn_no_series || series_ok(c)) && pkts_ok(c) && blocks_ok(c);
 }
+
+/* The rest of a retired connection's state (tn_conn_priv_unpack): what tn_conn_unpacked_ok does
+ * not see.  Outputs read a retired TCP connection's `inferred` to know whether to finish it
+ * (fuzz_retired: a bool there holding 2 is undefined to load), and a late packet would go on
+ * from the times and gaps. */
+bool tn_conn_priv_tail_ok(const struct tn_conn_priv *cp)
+{
+    const bool *bools[] = {&cp->syn_rto_open[0], &cp->syn_rto_open[1], &cp->inferred,
+                           &cp->close_queued};
+    for (size_t i = 0; i < TN_ARRAY_LEN(bools); i++)
+        if (!bool_ok(bools[i]))
+            return false;
+    if (cp->rst_dir < -1 || cp->rst_dir > 1 || !ns_ok(cp->hs_syn_ns) || !ns_ok(cp->hs_synack_ns))
+        return false;
+    for (int d = 0; d < 2; d++) {
+        const struct tn_dir_priv *p = &cp->dp[d];
+        const bool *dbools[] = {&p->fin_seen,  &p->probe_pending,   &p->dfcp_block_set,
+                                &p->ipid_set,  &p->last_pkt_has_ts, &p->prev_pkt_has_ts,
+                                &p->window_cut};
+        for (size_t i = 0; i < TN_ARRAY_LEN(dbools); i++)
+            if (!bool_ok(dbools[i]))
+                return false;
+        if (!ns_ok(p->fin_ns) || !ns_ok(p->last_pkt_ns) || !ns_ok(p->prev_pkt_ns))
+            return false;
+        for (unsigned i = 0; i < p->gaps.n; i++)
+            if (!bool_ok(&p->gaps.v[i].has_ts) || !ns_ok(p->gaps.v[i].t_ns))
+                return false;
+    }
+    return true;
+}

@@ -184,15 +184,17 @@ void tn_cluster_retired_pack(const struct tn_conn_brief *b, const void *bytes, s
 
 /* A brief as the analysis makes one (tn_conn_brief_of): a TCP or DFCP connection between two
  * addresses of one family, a state of enum tn_conn_state, bools of 0 or 1 (read as bytes: a
- * bool holding 2 is undefined to load). */
+ * bool holding 2 is undefined to load); retired, and not unfinished (on_retire sends it before
+ * idle retirement could mark it so, and that is off where on_retire is on). */
 static bool brief_ok(const struct tn_conn_brief *b)
 {
-    uint8_t udp, retired;
+    uint8_t udp, retired, unfinished;
     memcpy(&udp, &b->dfcp_over_udp, 1);
     memcpy(&retired, &b->retired, 1);
-    return (b->proto == TN_PK_TCP || b->proto == TN_PK_DFCP) && b->state <= TN_ST_PARTIAL && udp <= 1 &&
-           retired == 1 && (b->a.family == 4 || b->a.family == 6) && b->b.family == b->a.family &&
-           (b->proto == TN_PK_DFCP || !udp);
+    memcpy(&unfinished, &b->unfinished, 1);
+    return (b->proto == TN_PK_TCP || b->proto == TN_PK_DFCP) && b->state <= TN_ST_PARTIAL &&
+           udp <= 1 && retired == 1 && unfinished == 0 && (b->a.family == 4 || b->a.family == 6) &&
+           b->b.family == b->a.family && (b->proto == TN_PK_DFCP || !udp);
 }
 
 size_t tn_cluster_retired_unpack(const uint8_t *in, size_t n, struct tn_conn_brief *b, const uint8_t **bytes,
@@ -210,6 +212,26 @@ size_t tn_cluster_retired_unpack(const uint8_t *in, size_t n, struct tn_conn_bri
     return sizeof *b + sizeof l32 + l32;
 }
 
+static bool addr_eq(const struct tn_addr *x, const struct tn_addr *y)
+{
+    return x->family == y->family && memcmp(x->a, y->a, sizeof x->a) == 0;
+}
+
+/* The brief says what its connection says (the sender made it with tn_conn_brief_of from the
+ * connection it packed): the outputs read the list, the significance rule and the summary from
+ * the brief and the rest from the bytes, which must not tell two stories. */
+static bool brief_of_conn(const struct tn_conn_brief *b, const struct tn_conn *c)
+{
+    struct tn_conn_brief w;
+    tn_conn_brief_of(c, &w);
+    return w.ord == b->ord && addr_eq(&w.a, &b->a) && addr_eq(&w.b, &b->b) &&
+           w.a_port == b->a_port && w.b_port == b->b_port && w.proto == b->proto &&
+           w.state == b->state && w.dfcp_over_udp == b->dfcp_over_udp && w.pkts[0] == b->pkts[0] &&
+           w.pkts[1] == b->pkts[1] && w.data_bytes[0] == b->data_bytes[0] &&
+           w.data_bytes[1] == b->data_bytes[1] && w.mss[0] == b->mss[0] && w.mss[1] == b->mss[1] &&
+           w.capture_gaps == b->capture_gaps;
+}
+
 int tn_cluster_retired_adopt(const uint8_t *in, size_t n, struct tn_analyzer *into, unsigned part)
 {
     const struct tn_analysis_cfg *cfg = tn_analyzer_cfg(into);
@@ -218,11 +240,13 @@ int tn_cluster_retired_adopt(const uint8_t *in, size_t n, struct tn_analyzer *in
         struct tn_conn_brief b;
         const uint8_t *bytes;
         size_t len, used = tn_cluster_retired_unpack(in + off, n - off, &b, &bytes, &len);
-        /* the connection's bytes begin as tn_conn_pack's: they must read as a connection, whose
-         * values the analysis makes, with the brief's first packet (its key) */
-        size_t cused = 0;
-        struct tn_conn *c = used ? tn_conn_unpack(bytes, len, &cused) : NULL;
-        if (!c || c->ord != b.ord) {
+        /* the store keeps the bytes as they are, and the outputs read them back whole with
+         * tn_conn_priv_unpack, which may not fail there (fuzz_retired: bytes cut after the
+         * connection's summary passed here, then rank 0 read a NULL connection back): they
+         * must read so here, every byte, as a connection whose values the analysis makes, that
+         * its brief describes. */
+        struct tn_conn *c = used ? tn_conn_retired_unpack(bytes, len) : NULL;
+        if (!c || !brief_of_conn(&b, c)) {
             tn_conn_unpacked_free(c);
             return -1;
         }
