@@ -73,14 +73,20 @@ static void put(const struct tn_conn_priv *cp, const struct tn_conn_brief *b, in
     tn_packbuf_fini(&bytes);
 }
 
+/* Rank 0's analysis settings, with the store m or without one. */
+static struct tn_analysis_cfg rank0_cfg(bool store, struct mem_store *m)
+{
+    if (!store)
+        return (struct tn_analysis_cfg){.record_events = true};
+    return (struct tn_analysis_cfg){
+        .record_events = true, .spill_put = mem_put, .spill_get = mem_get, .spill_arg = m};
+}
+
 /* Rank 0 taking stream s, with a store or without: tn_cluster_retired_adopt's result. */
 static int adopt(const struct tn_packbuf *s, bool store)
 {
     struct mem_store m = {0};
-    struct tn_analysis_cfg cfg = {.record_events = true};
-    if (store)
-        cfg = (struct tn_analysis_cfg){
-            .record_events = true, .spill_put = mem_put, .spill_get = mem_get, .spill_arg = &m};
+    struct tn_analysis_cfg cfg = rank0_cfg(store, &m);
     struct tn_analyzer *an = tn_analyzer_new(&cfg);
     int r = tn_cluster_retired_adopt(s->p, s->n, an, 1);
     tn_analyzer_free(an);
@@ -97,10 +103,7 @@ START_TEST(test_retired_taken)
     put(cp, &b, 0, &s);
     for (int store = 0; store < 2; store++) {
         struct mem_store m = {0};
-        struct tn_analysis_cfg cfg = {.record_events = true};
-        if (store)
-            cfg = (struct tn_analysis_cfg){
-                .record_events = true, .spill_put = mem_put, .spill_get = mem_get, .spill_arg = &m};
+        struct tn_analysis_cfg cfg = rank0_cfg(store, &m);
         struct tn_analyzer *an = tn_analyzer_new(&cfg);
         ck_assert_int_eq(tn_cluster_retired_adopt(s.p, s.n, an, 1), 0);
         ck_assert_uint_eq(tn_analyzer_conn_count(an), 1);
