@@ -140,9 +140,10 @@ static void axis_ticks(const struct tn_plot_axis *ax, struct axis_fmt *f, double
     double r = raw / mag;
     f->step = (r < 1.5 ? 1 : r < 3 ? 2 : r < 7 ? 5 : 10) * mag;
     f->first = ceil(lo / f->step - 1e-9) * f->step;
-    f->decimals = f->step >= 1 ? 0 : (int)ceil(-log10(f->step) - 1e-9);
-    if (f->decimals > 9)
-        f->decimals = 9;
+    /* (tn_plot_set_range keeps the step positive and finite; the label's decimals are bounded
+     * before the conversion to int in any case) */
+    double decimals = f->step >= 1 ? 0 : ceil(-log10(f->step) - 1e-9);
+    f->decimals = decimals <= 9 ? (int)decimals : 9;
 }
 
 static void tick_label(const struct axis_fmt *f, double v, char *buf, size_t size)

@@ -5,6 +5,7 @@
  * steps survive); a tick series keeps one tick per column spanning every tick of that column;
  * scatter points keep one point per (column, row) cell; event markers (keep_all) are all kept.
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,8 +53,16 @@ void tn_plot_set_range(struct tn_plot_axis *ax, double min, double max)
         min = max;
         max = t;
     }
-    if (max - min <= 0) {   /* a flat series still gets an axis around its value */
-        double pad = fabs(min) > 0 ? fabs(min) * 0.1 : 1;
+    /* ends whose difference a double cannot hold would make the tick step infinite */
+    min = fmax(min, -DBL_MAX / 2);
+    max = fmin(max, DBL_MAX / 2);
+    /* A flat series still gets an axis around its value; so does one narrower than 1024 units
+     * in the last place of its values (fuzz_cluster: a sequence axis 2 ulps wide at 1.8e19),
+     * which the axis's unit division can make flat and whose tick steps would not advance a
+     * double: at most a few hundred ticks, each still many ulps apart. */
+    double mag = fmax(fabs(min), fabs(max));
+    if (max - min <= mag * DBL_EPSILON * 1024 || mag < DBL_MIN) {
+        double pad = fabs(min) >= DBL_MIN ? fabs(min) * 0.1 : 1;
         min = min >= 0 && min - pad < 0 ? 0 : min - pad;
         max += pad;
     }

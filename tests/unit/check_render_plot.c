@@ -386,6 +386,45 @@ START_TEST(test_formats)
 }
 END_TEST
 
+/* Axis ranges no tick step can divide: fuzz_cluster's sequence axis two units in the last place
+ * wide at 1.8e19 (flat once divided into TB: UBSan aborted on the tick label's decimals, and a
+ * tick step below the values' resolution never advances), subnormal ends, ends a double cannot
+ * subtract.  Each gets an axis a tick step divides, and the figure is drawn. */
+START_TEST(test_unresolvable_ranges)
+{
+    const double seq = 1.8446744072577286e+19;
+    static const double sub = 4.9406564584124654e-324;
+    const double ends[][2] = {
+        {seq, nextafter(nextafter(seq, INFINITY), INFINITY)},
+        {0, sub},
+        {-sub, sub},
+        {-1.7e308, 1.7e308},
+        {1e15, 1e15 + 0.125},
+        {42, 42},
+    };
+    mk_tmpdir("ranges");
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+        struct tn_plot *p = tn_plot_new(0, 0);
+        tn_plot_set_range(&p->x, 0, 10);
+        tn_plot_set_range(&p->y, ends[i][0], ends[i][1]);
+        p->y.unit = TN_U_BYTES;
+        double w = p->y.max - p->y.min;
+        ck_assert_msg(isfinite(w) && w > fmax(fabs(p->y.min), fabs(p->y.max)) * 1e-12,
+                      "range %zu: [%g, %g]", i, p->y.min, p->y.max);
+        ck_assert(p->y.min <= fmax(ends[i][0], -8.9e307) && p->y.max >= fmin(ends[i][1], 8.9e307));
+        size_t si = tn_plot_series_index(p, tn_plot_series_new(p, TN_D_LINE, TN_C_BLUE, "data"));
+        tn_plot_point(p, si, 1, ends[i][0]);
+        tn_plot_point(p, si, 9, ends[i][1]);
+        tn_plot_finish(p);
+        char path[1024];
+        snprintf(path, sizeof path, "%s/range%zu.svg", tmpdir, i);
+        struct tn_err err;
+        ck_assert_int_eq(tn_plot_write_cairo(p, TN_IMG_SVG, path, 400, 260, 1, NULL, &err), 0);
+        tn_plot_free(p);
+    }
+}
+END_TEST
+
 /* ---- packets.csv round trip through libcsv ---- */
 
 struct rows {
@@ -928,6 +967,7 @@ Suite *tn_render_plot_suite(void)
     tcase_add_test(tc, test_tsg_loopback_pixels);
     tcase_add_test(tc, test_tsg_rexmit_pixels);
     tcase_add_test(tc, test_formats);
+    tcase_add_test(tc, test_unresolvable_ranges);
     tcase_add_test(tc, test_decimation);
     tcase_add_test(tc, test_srtt);
     tcase_add_test(tc, test_jain);
