@@ -38,6 +38,13 @@ static bool addr_ok(const struct tn_addr *a)
     return a->family == 0 || a->family == 4 || a->family == 6;
 }
 
+/* A relative sequence number (seq.h): the analysis moves it by at most 2^31 per packet from 1,
+ * so 2^53 bytes (exact in a double) is beyond any trace, and differences of two cannot overflow. */
+static bool rel_ok(int64_t r)
+{
+    return r >= -(INT64_C(1) << 53) && r <= INT64_C(1) << 53;
+}
+
 static bool dir_ok(const struct tn_dir_stats *d)
 {
     const bool *bools[] = {&d->syn_seen, &d->mss_seen, &d->ws_seen, &d->sack_ok, &d->ts_seen, &d->opts_unknown,
@@ -45,8 +52,10 @@ static bool dir_ok(const struct tn_dir_stats *d)
     for (size_t i = 0; i < TN_ARRAY_LEN(bools); i++)
         if (!bool_ok(bools[i]))
             return false;
+    /* fuzz_retired: an owin time far below 0 overflowed tn_dir_owin_wavg's difference */
     return time_ok(d->first) && time_ok(d->last) && ns_ok(d->idle_prev_ns) && d->idle_max_ns >= 0 &&
-           d->idle_max_ns <= TN_TIME_SEC_MAX * 1000000000;
+           d->idle_max_ns <= TN_TIME_SEC_MAX * 1000000000 && ns_ok(d->owin_t0_ns) && ns_ok(d->owin_t_ns) &&
+           rel_ok(d->lo_rel) && rel_ok(d->hi_rel);
 }
 
 static bool infer_ok(const struct tn_tcp_infer *f)

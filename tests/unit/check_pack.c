@@ -214,6 +214,12 @@ START_TEST(test_conn_foreign_values_refused)
     xc->d[1].last.sec = -5;
     refused(xc, "a time stamp before 1970");
     xp = *(const struct tn_conn_priv *)c;
+    xc->d[0].owin_t_ns = INT64_C(-8928771893583128616);   /* fuzz_retired's */
+    refused(xc, "an outstanding-window time before 1970");
+    xp = *(const struct tn_conn_priv *)c;
+    xc->d[0].hi_rel = INT64_MAX;
+    refused(xc, "a relative sequence number no packets reach");
+    xp = *(const struct tn_conn_priv *)c;
     struct tn_event ev = c->events[0];
     ev.kind = TN_EV_COUNT;
     xc->events = &ev;
