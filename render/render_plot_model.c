@@ -98,19 +98,28 @@ static void push(struct tn_plot_series *s, struct tn_pp pt)
     s->pts[s->n++] = pt;
 }
 
+/* The cell of the fraction f of an axis cut into n cells.  A point beyond the axis goes to the
+ * edge cell, decided before the conversion to long, which a far one overflows (fuzz_retired: an
+ * RTT sample of -5e43 from another rank's bytes on an RTT axis from 0). */
+static long cell_of(double f, int n)
+{
+    if (!(f > 0))
+        return 0;
+    if (f >= 1)
+        return n - 1;
+    long c = (long)floor(f * n);
+    return c >= n ? n - 1 : c;
+}
+
 static long column(const struct tn_plot *p, double x)
 {
-    double f = (x - p->x.min) / (p->x.max - p->x.min);
-    long c = (long)floor(f * p->ncols);
-    return c < 0 ? 0 : c >= p->ncols ? p->ncols - 1 : c;
+    return cell_of((x - p->x.min) / (p->x.max - p->x.min), p->ncols);
 }
 
 static long row(const struct tn_plot *p, const struct tn_plot_series *s, double y)
 {
     const struct tn_plot_axis *ax = s->right ? &p->y2 : &p->y;
-    double f = (y - ax->min) / (ax->max - ax->min);
-    long r = (long)floor(f * p->nrows);
-    return r < 0 ? 0 : r >= p->nrows ? p->nrows - 1 : r;
+    return cell_of((y - ax->min) / (ax->max - ax->min), p->nrows);
 }
 
 /* Emit the current column of a line (first, lo/hi in order, last) or tick series (envelope). */

@@ -425,6 +425,28 @@ START_TEST(test_unresolvable_ranges)
 }
 END_TEST
 
+/* Points far beyond their axis (fuzz_retired: an RTT sample of -5e43 from another rank's bytes
+ * on an RTT axis from 0; UBSan aborted converting its decimation cell to long) go to the edge
+ * cells: a points series keeps one point per cell. */
+START_TEST(test_points_beyond_axis)
+{
+    struct tn_plot *p = tn_plot_new(100, 50);
+    tn_plot_set_range(&p->x, 0, 10);
+    tn_plot_set_range(&p->y, 0, 100);
+    size_t si = tn_plot_series_index(p, tn_plot_series_new(p, TN_D_POINTS, TN_C_BLUE, "RTT sample"));
+    tn_plot_point(p, si, 5, -5.27838e+43);   /* the bottom cell of column 50 */
+    tn_plot_point(p, si, 5, -1);             /* the same cell: dropped */
+    tn_plot_point(p, si, 5, 1e300);          /* the top cell */
+    tn_plot_point(p, si, -1e300, 50);        /* the first column */
+    tn_plot_point(p, si, 1e300, 50);         /* the last column */
+    tn_plot_finish(p);
+    ck_assert_uint_eq(p->s[si].n, 4);
+    ck_assert_double_eq(p->s[si].pts[0].y, -5.27838e+43);
+    ck_assert_double_eq(p->s[si].pts[1].y, 1e300);
+    tn_plot_free(p);
+}
+END_TEST
+
 /* ---- packets.csv round trip through libcsv ---- */
 
 struct rows {
@@ -968,6 +990,7 @@ Suite *tn_render_plot_suite(void)
     tcase_add_test(tc, test_tsg_rexmit_pixels);
     tcase_add_test(tc, test_formats);
     tcase_add_test(tc, test_unresolvable_ranges);
+    tcase_add_test(tc, test_points_beyond_axis);
     tcase_add_test(tc, test_decimation);
     tcase_add_test(tc, test_srtt);
     tcase_add_test(tc, test_jain);
