@@ -93,8 +93,10 @@ static double *rtt_samples(const struct tn_conn *c, int64_t from, int64_t to, si
     const struct tn_series *s = &c->series[main_dir(c)][TN_SER_RTT_MS];
     double *v = tn_xcalloc(s->n + 1, sizeof *v);
     *n = 0;
+    /* a round trip takes no negative time: such a value (fuzz_retired: -1.2e43 from another
+     * rank's bytes, whose histogram bin was a float-to-size_t overflow) is not a sample */
     for (size_t i = 0; i < s->n; i++)
-        if (s->pts[i].t_ns >= from && s->pts[i].t_ns <= to)
+        if (s->pts[i].t_ns >= from && s->pts[i].t_ns <= to && isfinite(s->pts[i].v) && s->pts[i].v >= 0)
             v[(*n)++] = s->pts[i].v;
     qsort(v, *n, sizeof *v, cmp_double);
     return v;

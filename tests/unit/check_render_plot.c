@@ -847,6 +847,38 @@ START_TEST(test_srtt)
 }
 END_TEST
 
+/* A negative or non-finite RTT value (fuzz_retired: -1.2e43 from another rank's bytes; its
+ * histogram bin overflowed size_t) is no sample for rtt-cdf and rtt-hist. */
+START_TEST(test_rtt_dist_not_negative)
+{
+    struct tn_conn *c = synth_conn(TN_PK_TCP, 0, 1);
+    c->d[TN_A2B].data_pkts = 1;
+    c->d[TN_A2B].data_bytes = 1000;
+    int64_t t0 = 2000LL * 1000000000;
+    static const double r[] = {-1.18017e+43, 10, NAN, 20, 30};
+    for (int i = 0; i < 5; i++)
+        series_add(&c->series[TN_A2B][TN_SER_RTT_MS], t0 + (i + 1) * 100000000LL, r[i]);
+    const struct tn_conn *cs[] = {c};
+    struct tn_fig_cfg fc = {0};
+    struct tn_plot *p = tn_fig_rtt_cdf(cs, 1, &fc);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_uint_eq(p->s[0].n, 2 * 3);   /* a step of two points per sample: 10, 20, 30 */
+    ck_assert_double_eq(p->s[0].pts[0].x, 10);
+    tn_plot_free(p);
+    p = tn_fig_rtt_hist(cs, 1, &fc);
+    ck_assert_ptr_nonnull(p);
+    double first = NAN;   /* the first bin (13.9 ms wide, Freedman-Diaconis) holds 10 ms: 1 of 3 */
+    for (size_t k = 0; k < p->s[0].n; k++)
+        if (p->s[0].pts[k].x == 0 && k > 0) {
+            first = p->s[0].pts[k].y;
+            break;
+        }
+    ck_assert_double_eq_tol(first, 1.0 / 3, 1e-12);
+    tn_plot_free(p);
+    synth_free(c);
+}
+END_TEST
+
 START_TEST(test_jain)
 {
     ck_assert_double_eq_tol(tn_fig_jain_index((const double[]){5, 5}, 2), 1, 1e-12);
@@ -994,6 +1026,7 @@ Suite *tn_render_plot_suite(void)
     tcase_add_test(tc, test_decimation);
     tcase_add_test(tc, test_srtt);
     tcase_add_test(tc, test_jain);
+    tcase_add_test(tc, test_rtt_dist_not_negative);
     tcase_add_test(tc, test_truth_overlay);
     tcase_add_test(tc, test_dfcp_blocks);
     suite_add_tcase(s, tc);
