@@ -9,9 +9,14 @@
 
 #define HYBLA_RTT0_MS 25.0
 
+/* tcp_hybla.c: hybla_init sets snd_cwnd_clamp to 65535 segments, and cong_avoid keeps the
+ * window under it */
+#define HYBLA_CWND_CLAMP 65535.0
+
 struct hybla {
     bool hybla_en;
-    double rho, rho2;          /* rho (at least 1) and rho^2, from the least smoothed RTT */
+    double rho_3ls;            /* rho in 1/8 (at least 8), from the least smoothed RTT */
+    double rho2;               /* rho^2, seven fraction bits */
     double min_srtt_ms;
     double cents;              /* fractions of a segment, in 1/128 */
 };
@@ -19,15 +24,15 @@ struct hybla {
 static void recalc(struct tn_cc_sock *sk, struct hybla *ca)
 {
     /* rho_3ls = max(srtt / rtt0, 1) in 1/8: rho keeps three fraction bits */
-    double rho_3ls = fmax(floor(sk->srtt_ms / HYBLA_RTT0_MS * 8), 8);
-    ca->rho = rho_3ls / 8;
-    ca->rho2 = floor(rho_3ls * rho_3ls * 2) / 128;
+    ca->rho_3ls = fmax(floor(sk->srtt_ms / HYBLA_RTT0_MS * 8), 8);
+    ca->rho2 = floor(ca->rho_3ls * ca->rho_3ls * 2) / 128;
 }
 
 static void hybla_init(struct tn_cc_sock *sk)
 {
     struct hybla *ca = TN_CC_PRIV(sk, struct hybla);
-    ca->rho = ca->rho2 = 1;
+    ca->rho_3ls = 8;
+    ca->rho2 = 1;
     ca->hybla_en = true;
     ca->min_srtt_ms = INFINITY;
 }
@@ -51,7 +56,11 @@ static void hybla_cong_avoid(struct tn_cc_sock *sk, double acked)
     double incr;   /* in 1/128 segment */
     bool ss = tn_cc_in_slow_start(sk);
     if (ss) {
-        incr = floor((pow(2, ca->rho) - 1) * 128);   /* 2^rho - 1 (Linux: fractions[] table) */
+        /* 2^rho - 1 in 1/128 as tcp_hybla.c computes it: 2^min(rho's integer part, 16) times
+         * 2^(eighths / 8) from its fractions[] table (so that a long RTT cannot overflow) */
+        static const double fractions[8] = {128, 139, 152, 165, 181, 197, 215, 234};
+        double rho_int = floor(ca->rho_3ls / 8);
+        incr = ldexp(fractions[(int)(ca->rho_3ls - rho_int * 8)], (int)fmin(rho_int, 16)) - 128;
     } else {
         incr = floor(ca->rho2 * 128 / sk->cwnd);
         if (incr < 128)
@@ -71,6 +80,7 @@ static void hybla_cong_avoid(struct tn_cc_sock *sk, double acked)
     }
     if (ss)
         sk->cwnd = fmin(sk->cwnd, sk->ssthresh);
+    sk->cwnd = fmin(sk->cwnd, HYBLA_CWND_CLAMP);
 }
 
 const struct tn_cc_ops tn_cc_hybla_ops = {

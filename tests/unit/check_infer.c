@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "cc/cc.h"
 #include "tcp_pkt_helper.h"
 
 static struct tn_analyzer *an;
@@ -325,6 +326,39 @@ START_TEST(test_zero_window_episode)
 }
 END_TEST
 
+/* Hybla's slow start adds 2^rho - 1 segments per ACK as tcp_hybla.c computes it: 2^min(rho's
+ * integer part, 16) times fractions[eighths], less 128, in 1/128 segment; and hybla_init
+ * clamps the window at 65535 segments.  By hand from that code: */
+static struct tn_cc_sock hybla_sock(double srtt_ms, void *priv)
+{
+    struct tn_cc_sock sk = {.cwnd = 10, .ssthresh = 1e9, .srtt_ms = srtt_ms, .rtt_ms = srtt_ms,
+                            .min_rtt_ms = srtt_ms, .mss = 1000, .priv = priv};
+    memset(priv, 0, tn_cc_hybla_ops.priv_size);
+    tn_cc_hybla_ops.init(&sk);
+    return sk;
+}
+
+START_TEST(test_hybla_slow_start_as_linux)
+{
+    void *priv = calloc(1, tn_cc_hybla_ops.priv_size);
+    /* srtt 60 ms: rho_3ls = 60 / 25 * 8 = 19 (rho 2 and 3 eighths), increment 4 * 165 - 128 =
+     * 532 per ACK; 50 ACKs: 26600 / 128 = 207 segments (the float 2^2.375 would give 208) */
+    struct tn_cc_sock sk = hybla_sock(60, priv);
+    for (int i = 0; i < 50; i++)
+        tn_cc_hybla_ops.cong_avoid(&sk, 1);
+    ck_assert_double_eq(sk.cwnd, 10 + 207);
+    /* srtt 1 s: rho 40, its power capped at 2^16: (65536 - 1) segments on the first ACK, and
+     * the window clamped to 65535 (a corpus trace with a 3 s handshake RTT made 10^12) */
+    sk = hybla_sock(1000, priv);
+    tn_cc_hybla_ops.cong_avoid(&sk, 1);
+    ck_assert_double_eq(sk.cwnd, 65535);
+    for (int i = 0; i < 10; i++)
+        tn_cc_hybla_ops.cong_avoid(&sk, 1);
+    ck_assert_double_eq(sk.cwnd, 65535);
+    free(priv);
+}
+END_TEST
+
 Suite *tn_infer_suite(void)
 {
     Suite *s = suite_create("infer");
@@ -342,6 +376,7 @@ Suite *tn_infer_suite(void)
     tcase_add_test(tc, test_ack_policy_at_receiver);
     tcase_add_test(tc, test_no_tail_loss_without_counting_ids);
     tcase_add_test(tc, test_no_rtt_sample_from_the_ack_of_a_filled_hole);
+    tcase_add_test(tc, test_hybla_slow_start_as_linux);
     suite_add_tcase(s, tc);
     return s;
 }
