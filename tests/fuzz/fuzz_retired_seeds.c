@@ -17,6 +17,7 @@
 
 #include "capture.h"
 #include "cluster_wire.h"
+#include "mem_store.h"
 
 #define SEED_MAX 60000   /* bytes of a seed at most (run.sh: -max_len=65536) */
 #define STREAM_MAX 40000 /* of which the retired stream */
@@ -24,30 +25,16 @@
 #define MAX_FLOWS 512    /* flows whose last packet is kept */
 #define NCMDS 4          /* fuzz_retired's command lines */
 
-/* The store: one buffer (a rank's is a temporary file, cli/retire.c). */
-struct mem_store {
-    struct tn_packbuf bytes;
-    struct tn_packbuf stream; /* what on_retire sent rank 0 */
+/* The store (mem_store.h) and what on_retire sent rank 0. */
+struct retired_out {
+    struct mem_store store;
+    struct tn_packbuf stream;
     size_t sent, skipped;
 };
 
-static bool mem_put(void *arg, unsigned part, const void *bytes, size_t n, struct tn_out_ref *ref)
-{
-    struct mem_store *m = arg;
-    *ref = (struct tn_out_ref){.at = m->bytes.n, .len = (uint32_t)n, .part = part};
-    tn_packbuf_put(&m->bytes, bytes, n);
-    return true;
-}
-
-static void mem_get(void *arg, const struct tn_out_ref *ref, void *bytes)
-{
-    struct mem_store *m = arg;
-    memcpy(bytes, m->bytes.p + ref->at, ref->len);
-}
-
 static void on_retire(void *arg, const struct tn_conn_brief *b, const void *bytes, size_t n)
 {
-    struct mem_store *m = arg;
+    struct retired_out *m = arg;
     if (m->stream.n + sizeof *b + 4 + n > STREAM_MAX) {
         m->skipped++;
         return;
@@ -98,7 +85,7 @@ static int seed_of(const char *dir, const char *path, int i)
         fprintf(stderr, "%s\n", err.msg);
         return -1;
     }
-    struct mem_store m = {0};
+    struct retired_out m = {0};
     /* every recording on for half the seeds (figures, packets.csv), none for the others */
     bool rec = i % 2 == 0;
     struct tn_analysis_cfg acfg = {.record_events = rec,
@@ -107,7 +94,7 @@ static int seed_of(const char *dir, const char *path, int i)
                                    .packet_cap = 256,
                                    .spill_put = mem_put,
                                    .spill_get = mem_get,
-                                   .spill_arg = &m,
+                                   .spill_arg = &m.store,
                                    .on_retire = on_retire,
                                    .on_retire_arg = &m};
     struct tn_analyzer *an = tn_analyzer_new(&acfg);
@@ -186,7 +173,7 @@ static int seed_of(const char *dir, const char *path, int i)
     }
     tn_analyzer_free(an);
     free(flows);
-    tn_packbuf_fini(&m.bytes);
+    free(m.store.p);
     tn_packbuf_fini(&m.stream);
     return bad;
 }

@@ -11,29 +11,10 @@
 #include "analysis.h"
 #include "analysis_int.h" /* struct tn_conn_priv: the state a retired connection's bytes hold */
 #include "cluster_wire.h"
+#include "mem_store.h"
 #include "pipeline_helper.h"
 
 #define SAMPLE TN_SAMPLES_DIR "/cubic-loss1-owd10/snd1_eth0.pcap" /* CUBIC with losses: events */
-
-/* A store in memory (a rank's is a temporary file, cli/retire.c). */
-struct mem_store {
-    struct tn_packbuf b;
-};
-
-static bool mem_put(void *arg, unsigned part, const void *bytes, size_t n, struct tn_out_ref *ref)
-{
-    struct mem_store *m = arg;
-    *ref = (struct tn_out_ref){.at = m->b.n, .len = (uint32_t)n, .part = part};
-    tn_packbuf_put(&m->b, bytes, n);
-    return true;
-}
-
-static void mem_get(void *arg, const struct tn_out_ref *ref, void *bytes)
-{
-    struct mem_store *m = arg;
-    ck_assert_uint_le(ref->at + ref->len, m->b.n);
-    memcpy(bytes, m->b.p + ref->at, ref->len);
-}
 
 static struct tn_analyzer *sample;
 
@@ -90,7 +71,7 @@ static int adopt(const struct tn_packbuf *s, bool store)
     struct tn_analyzer *an = tn_analyzer_new(&cfg);
     int r = tn_cluster_retired_adopt(s->p, s->n, an, 1);
     tn_analyzer_free(an);
-    tn_packbuf_fini(&m.b);
+    free(m.p);
     return r;
 }
 
@@ -116,7 +97,7 @@ START_TEST(test_retired_taken)
         ck_assert_uint_eq(got->nevents, c->nevents);
         ck_assert_int_eq(memcmp(got->events, c->events, c->nevents * sizeof *c->events), 0);
         tn_analyzer_free(an);
-        tn_packbuf_fini(&m.b);
+        free(m.p);
     }
     tn_packbuf_fini(&s);
     tn_analyzer_free(sample);
@@ -143,7 +124,7 @@ START_TEST(test_retired_came_again)
     ck_assert_uint_eq(tn_analyzer_conn_count(an), 1);
     ck_assert_uint_eq(tn_analyzer_retired(an), 0); /* the whole copy, not a brief */
     tn_analyzer_free(an);
-    tn_packbuf_fini(&m.b);
+    free(m.p);
     tn_packbuf_fini(&s);
     tn_packbuf_fini(&end);
     tn_analyzer_free(sample);

@@ -14,6 +14,7 @@ size_t __sanitizer_get_current_allocated_bytes(void);   /* libasan's (sanitizer/
 #include <unistd.h>
 
 #include "analysis.h"
+#include "mem_store.h"
 #include "render.h"
 #include "tcp_pkt_helper.h"
 
@@ -267,32 +268,6 @@ START_TEST(test_shards_merge_like_one)
     free(v);
 }
 END_TEST
-
-/* The store of retirement, in memory: what cli/retire.c keeps in temporary files. */
-struct mem_store {
-    uint8_t *p;
-    size_t n, cap;
-    unsigned puts, gets;
-};
-
-static bool mem_put(void *arg, unsigned shard, const void *bytes, size_t n, struct tn_out_ref *ref)
-{
-    struct mem_store *m = arg;
-    tn_grow((void **)&m->p, &m->cap, m->n + n, 1);
-    memcpy(m->p + m->n, bytes, n);
-    *ref = (struct tn_out_ref){.at = m->n, .len = (uint32_t)n, .part = shard};
-    m->n += n;
-    m->puts++;
-    return true;
-}
-
-static void mem_get(void *arg, const struct tn_out_ref *ref, void *bytes)
-{
-    struct mem_store *m = arg;
-    ck_assert_uint_le(ref->at + ref->len, m->n);
-    memcpy(bytes, m->p + ref->at, ref->len);
-    m->gets++;
-}
 
 /* Retirement changes where a closed connection lies, not what it is: the 600 connections of
  * the merge test through one analyzer without a store, one with a store and three shards with
