@@ -42,16 +42,18 @@ static void put16(struct wr *w, uint16_t v) { put(w, &v, 2); }
 static void put32(struct wr *w, uint32_t v) { put(w, &v, 4); }
 static void put64(struct wr *w, uint64_t v) { put(w, &v, 8); }
 
-/* 0 bytes for no address, 4 for IPv4 (the other 12 are zero), else all 16 */
+/* 0 bytes for no address, 4 for IPv4 (the other 12 are zero), else all 16.  All 16 are copied
+ * whatever n is (the record's room counts 16 for each address): one fixed-size copy, the
+ * bytes past n written over by what follows. */
 static void put_addr(struct wr *w, const struct tn_addr *a)
 {
-    static const uint8_t zero[16];
-    uint8_t n = 16;
-    if (memcmp(a->a + 4, zero, 12) == 0)
-        n = memcmp(a->a, zero, 4) == 0 ? 0 : 4;
-    put8(w, a->family);
-    put8(w, n);
-    put(w, a->a, n);
+    uint32_t x[4];
+    memcpy(x, a->a, 16);
+    uint8_t n = (x[1] | x[2] | x[3]) ? 16 : x[0] ? 4 : 0;
+    w->p[0] = a->family;
+    w->p[1] = n;
+    memcpy(w->p + 2, a->a, 16);
+    w->p += 2 + n;
 }
 
 size_t tn_pkt_pack(const struct tn_pkt *p, uint8_t *out)
@@ -113,25 +115,49 @@ size_t tn_pkt_pack(const struct tn_pkt *p, uint8_t *out)
     return (size_t)(w.p - out);
 }
 
+/* The reader of a record: one bounds check for each run of fields of known size (have), then
+ * copies without one (rank 1 of an MPI job unpacks every packet it owns). */
+static bool have(struct tn_unpack *r, size_t n)
+{
+    if (r->bad || (size_t)(r->end - r->p) < n)
+        r->bad = true;
+    return !r->bad;
+}
+
+static uint8_t g8(struct tn_unpack *r) { return *r->p++; }
+static uint16_t g16(struct tn_unpack *r) { uint16_t v; memcpy(&v, r->p, 2); r->p += 2; return v; }
+static uint32_t g32(struct tn_unpack *r) { uint32_t v; memcpy(&v, r->p, 4); r->p += 4; return v; }
+static uint64_t g64(struct tn_unpack *r) { uint64_t v; memcpy(&v, r->p, 8); r->p += 8; return v; }
+
 static void get_addr(struct tn_unpack *r, struct tn_addr *a)
 {
-    a->family = tn_unpack_u8(r);
-    uint8_t n = tn_unpack_u8(r);
+    if (!have(r, 2))
+        return;
+    a->family = g8(r);
+    uint8_t n = g8(r);
     /* as put_addr writes them: IPv4 in 4 bytes, IPv6 in 16 (or 4 when the rest is zero) */
     bool fits = a->family == 6 || (a->family == 4 && n <= 4) || (a->family == 0 && n == 0);
-    if ((n != 0 && n != 4 && n != 16) || !fits) {
+    if ((n != 0 && n != 4 && n != 16) || !fits || !have(r, n)) {
         r->bad = true;
         return;
     }
-    tn_unpack_get(r, a->a, n);
+    memcpy(a->a, r->p, n);
+    r->p += n;
 }
+
+/* bytes after the two addresses: ip_id .. caplen, then the TCP fields up to nsack or DFCP's */
+#define MID_LEN 26
+#define TCP_LEN 18
+#define DFCP_LEN 21
 
 size_t tn_pkt_unpack(const uint8_t *in, size_t n, struct tn_pkt *p)
 {
     struct tn_unpack r = {in, in + n, false};
     memset(p, 0, sizeof *p);
-    uint8_t head[9];
-    tn_unpack_get(&r, head, sizeof head);
+    if (!have(&r, 9 + 8 + 4 + 8 + 8))
+        return 0;
+    const uint8_t *head = r.p;
+    r.p += 9;
     if (head[0] > TN_PK_DFCP)
         return 0;
     p->kind = (enum tn_pkt_kind)head[0];
@@ -144,20 +170,23 @@ size_t tn_pkt_unpack(const uint8_t *in, size_t n, struct tn_pkt *p)
     p->vlan_depth = head[7];
     p->mpls_depth = head[8];
     p->fragment = fl & PF_FRAGMENT;
-    p->ts.sec = (int64_t)tn_unpack_u64(&r);
-    p->ts.nsec = tn_unpack_u32(&r);
-    p->num = tn_unpack_u64(&r);
-    p->anoms.bits = tn_unpack_u64(&r);
+    p->ts.sec = (int64_t)g64(&r);
+    p->ts.nsec = g32(&r);
+    p->num = g64(&r);
+    p->anoms.bits = g64(&r);
     get_addr(&r, &p->src);
     get_addr(&r, &p->dst);
-    p->ip_id = tn_unpack_u16(&r);
-    p->ifindex = tn_unpack_u32(&r);
-    p->sport = tn_unpack_u16(&r);
-    p->dport = tn_unpack_u16(&r);
-    p->payload_len = tn_unpack_u32(&r);
-    p->payload_caplen = tn_unpack_u32(&r);
-    p->wirelen = tn_unpack_u32(&r);
-    p->caplen = tn_unpack_u32(&r);
+    size_t rest = MID_LEN + (p->kind == TN_PK_TCP ? TCP_LEN : p->kind == TN_PK_DFCP ? DFCP_LEN : 0);
+    if (!have(&r, rest))
+        return 0;
+    p->ip_id = g16(&r);
+    p->ifindex = g32(&r);
+    p->sport = g16(&r);
+    p->dport = g16(&r);
+    p->payload_len = g32(&r);
+    p->payload_caplen = g32(&r);
+    p->wirelen = g32(&r);
+    p->caplen = g32(&r);
     struct tn_tcp_opts *op = &p->tcp.opt;
     op->has_mss = fl & PF_MSS;
     op->has_ws = fl & PF_WS;
@@ -167,37 +196,37 @@ size_t tn_pkt_unpack(const uint8_t *in, size_t n, struct tn_pkt *p)
     p->tcp.no_options = fl & PF_NO_OPTIONS;
     p->dfcp.over_udp = fl & PF_OVER_UDP;
     if (p->kind == TN_PK_TCP) {
-        p->tcp.seq = tn_unpack_u32(&r);
-        p->tcp.ack = tn_unpack_u32(&r);
-        p->tcp.flags = tn_unpack_u8(&r);
-        p->tcp.win = tn_unpack_u16(&r);
-        p->tcp.urp = tn_unpack_u16(&r);
-        p->tcp.hdr_len = tn_unpack_u8(&r);
-        op->mss = tn_unpack_u16(&r);
-        op->ws = tn_unpack_u8(&r);
-        op->nsack = tn_unpack_u8(&r);
-        if (op->nsack > TN_MAX_SACK)
+        p->tcp.seq = g32(&r);
+        p->tcp.ack = g32(&r);
+        p->tcp.flags = g8(&r);
+        p->tcp.win = g16(&r);
+        p->tcp.urp = g16(&r);
+        p->tcp.hdr_len = g8(&r);
+        op->mss = g16(&r);
+        op->ws = g8(&r);
+        op->nsack = g8(&r);
+        if (op->nsack > TN_MAX_SACK || !have(&r, 8 * (size_t)op->nsack + (op->has_ts ? 8 : 0)))
             return 0;
         for (unsigned i = 0; i < op->nsack; i++) {
-            op->sack[i].left = tn_unpack_u32(&r);
-            op->sack[i].right = tn_unpack_u32(&r);
+            op->sack[i].left = g32(&r);
+            op->sack[i].right = g32(&r);
         }
         if (op->has_ts) {
-            op->ts_val = tn_unpack_u32(&r);
-            op->ts_ecr = tn_unpack_u32(&r);
+            op->ts_val = g32(&r);
+            op->ts_ecr = g32(&r);
         }
     } else if (p->kind == TN_PK_DFCP) {
         struct tn_dfcp *d = &p->dfcp;
-        d->version = tn_unpack_u8(&r);
-        d->type = tn_unpack_u8(&r);
-        d->flags = tn_unpack_u8(&r);
-        d->n = tn_unpack_u16(&r);
-        d->block = tn_unpack_u32(&r);
-        d->sym_idx = tn_unpack_u16(&r);
-        d->window = tn_unpack_u16(&r);
-        d->k = tn_unpack_u32(&r);
-        d->hdr_sport = tn_unpack_u16(&r);
-        d->hdr_dport = tn_unpack_u16(&r);
+        d->version = g8(&r);
+        d->type = g8(&r);
+        d->flags = g8(&r);
+        d->n = g16(&r);
+        d->block = g32(&r);
+        d->sym_idx = g16(&r);
+        d->window = g16(&r);
+        d->k = g32(&r);
+        d->hdr_sport = g16(&r);
+        d->hdr_dport = g16(&r);
         if (d->type > 15)   /* a 4-bit field (dfcp-wire-format.md); counted per type */
             return 0;
     }
