@@ -39,24 +39,42 @@ static void put_array(struct tn_packbuf *b, const void *v, size_t n, size_t elsz
     tn_packbuf_put(b, v, n * elsz);
 }
 
+/* (written in place at the end of b, room made for every word: one copy of each word and
+ * no branch on its value; the bytes are the same as the format above) */
 static void put_sparse(struct tn_packbuf *b, const void *v, size_t n)
 {
     const uint8_t *p = v;
-    size_t words = n / 8;
+    size_t words = n / 8, mapn = (words + 7) / 8, full = words / 8;
     TN_BUG_ON(words > SPARSE_MAX_WORDS);
-    uint8_t map[SPARSE_MAX_WORDS / 8] = {0};
-    uint64_t w[SPARSE_MAX_WORDS];
-    size_t k = 0;
-    for (size_t i = 0; i < words; i++) {
-        memcpy(&w[k], p + 8 * i, 8);
-        if (w[k]) {
-            map[i / 8] |= (uint8_t)(1u << (i % 8));
-            k++;
+    tn_grow((void **)&b->p, &b->cap, b->n + mapn + 8 * words + n % 8, 1);
+    uint8_t *map = b->p + b->n, *out = map + mapn;
+    for (size_t i = 0; i < full; i++, p += 64) {
+        unsigned m = 0;
+        for (unsigned j = 0; j < 8; j++) {
+            uint64_t x;
+            memcpy(&x, p + 8 * j, 8);
+            memcpy(out, &x, 8);   /* kept when not zero: out moves past it */
+            unsigned nz = x != 0;
+            m |= nz << j;
+            out += 8 * nz;
         }
+        map[i] = (uint8_t)m;
     }
-    tn_packbuf_put(b, map, (words + 7) / 8);
-    tn_packbuf_put(b, w, 8 * k);
-    tn_packbuf_put(b, p + 8 * words, n % 8);
+    if (words % 8) {
+        unsigned m = 0;
+        for (unsigned j = 0; j < words % 8; j++) {
+            uint64_t x;
+            memcpy(&x, p + 8 * j, 8);
+            memcpy(out, &x, 8);
+            unsigned nz = x != 0;
+            m |= nz << j;
+            out += 8 * nz;
+        }
+        map[full] = (uint8_t)m;
+        p += 8 * (words % 8);
+    }
+    memcpy(out, p, n % 8);
+    b->n = (size_t)(out + n % 8 - b->p);
 }
 
 void tn_conn_pack(const struct tn_conn *c, struct tn_packbuf *b)
@@ -95,7 +113,8 @@ void tn_conn_pack(const struct tn_conn *c, struct tn_packbuf *b)
 }
 
 /* (one bounds check for all the words the bitmap names, the zeros in one memset and 8-byte
- * copies the compiler inlines: rank 0 reads every connection of the other ranks so) */
+ * copies the compiler inlines: rank 0 reads every connection of the other ranks so; the words
+ * are counted only when fewer bytes are left than a struct of no zero word takes) */
 static void get_sparse(struct tn_unpack *r, void *v, size_t n)
 {
     uint8_t *p = v;
@@ -105,20 +124,27 @@ static void get_sparse(struct tn_unpack *r, void *v, size_t n)
     tn_unpack_get(r, map, mapn);
     if (words % 8)   /* bits past the last word name nothing */
         map[mapn - 1] &= (uint8_t)((1u << (words % 8)) - 1);
-    size_t k = 0;
-    for (size_t i = 0; i < mapn; i++)
-        for (unsigned m = map[i]; m; m &= m - 1)
-            k++;
-    if (r->bad || (size_t)(r->end - r->p) < 8 * k + n % 8) {
-        r->bad = true;
+    if (r->bad)
         return;
+    if ((size_t)(r->end - r->p) < 8 * words + n % 8) {
+        size_t k = 0;
+        for (size_t i = 0; i < mapn; i++)
+            k += (size_t)__builtin_popcount(map[i]);
+        if ((size_t)(r->end - r->p) < 8 * k + n % 8) {
+            r->bad = true;
+            return;
+        }
     }
     const uint8_t *in = r->p;
-    for (size_t i = 0; i < mapn; i++)
-        for (unsigned m = map[i]; m; m &= m - 1) {
-            memcpy(p + 8 * (8 * i + (size_t)__builtin_ctz(m)), in, 8);
+    for (size_t i = 0; i < mapn; i += 8) {
+        uint64_t m = 0;   /* 64 words' bits at a time */
+        for (size_t j = 0; j < 8 && i + j < mapn; j++)
+            m |= (uint64_t)map[i + j] << (8 * j);
+        for (; m; m &= m - 1) {
+            memcpy(p + 8 * (8 * i + (size_t)__builtin_ctzll(m)), in, 8);
             in += 8;
         }
+    }
     memcpy(p + 8 * words, in, n % 8);
     r->p = in + n % 8;
 }
