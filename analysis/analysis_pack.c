@@ -21,6 +21,9 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "analysis_int.h"
 
@@ -39,8 +42,36 @@ static void put_array(struct tn_packbuf *b, const void *v, size_t n, size_t elsz
     tn_packbuf_put(b, v, n * elsz);
 }
 
-/* (written in place at the end of b, room made for every word: one copy of each word and
- * no branch on its value; the bytes are the same as the format above) */
+/* Bit j: word j of the 8 at p is not zero. */
+static unsigned nonzero8(const uint8_t *p)
+{
+#if defined(__SSE2__)
+    /* (a byte mask of the zero bytes, 16 at a time; a word is zero when its 8 bits are all
+     * set; the lowest bit of each byte's OR then gathered into one byte by a multiply) */
+    __m128i z = _mm_setzero_si128();
+    uint64_t zb = 0;
+    for (int q = 0; q < 4; q++)
+        zb |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16 * q)), z))
+              << (16 * q);
+    uint64_t nz = ~zb;
+    nz |= nz >> 4;
+    nz |= nz >> 2;
+    nz |= nz >> 1;
+    nz &= 0x0101010101010101ULL;
+    return (unsigned)((nz * 0x0102040810204080ULL) >> 56);
+#else
+    unsigned m = 0;
+    for (unsigned j = 0; j < 8; j++) {
+        uint64_t x;
+        memcpy(&x, p + 8 * j, 8);
+        m |= (unsigned)(x != 0) << j;
+    }
+    return m;
+#endif
+}
+
+/* (written in place at the end of b, room made for every word; the bytes are the same as the
+ * format above) */
 static void put_sparse(struct tn_packbuf *b, const void *v, size_t n)
 {
     const uint8_t *p = v;
@@ -49,26 +80,23 @@ static void put_sparse(struct tn_packbuf *b, const void *v, size_t n)
     tn_grow((void **)&b->p, &b->cap, b->n + mapn + 8 * words + n % 8, 1);
     uint8_t *map = b->p + b->n, *out = map + mapn;
     for (size_t i = 0; i < full; i++, p += 64) {
-        unsigned m = 0;
-        for (unsigned j = 0; j < 8; j++) {
-            uint64_t x;
-            memcpy(&x, p + 8 * j, 8);
-            memcpy(out, &x, 8);   /* kept when not zero: out moves past it */
-            unsigned nz = x != 0;
-            m |= nz << j;
-            out += 8 * nz;
-        }
+        unsigned m = nonzero8(p);
         map[i] = (uint8_t)m;
+        for (; m; m &= m - 1) {
+            memcpy(out, p + 8 * (unsigned)__builtin_ctz(m), 8);
+            out += 8;
+        }
     }
     if (words % 8) {
         unsigned m = 0;
         for (unsigned j = 0; j < words % 8; j++) {
             uint64_t x;
             memcpy(&x, p + 8 * j, 8);
-            memcpy(out, &x, 8);
-            unsigned nz = x != 0;
-            m |= nz << j;
-            out += 8 * nz;
+            if (x) {
+                m |= 1u << j;
+                memcpy(out, &x, 8);
+                out += 8;
+            }
         }
         map[full] = (uint8_t)m;
         p += 8 * (words % 8);
