@@ -768,8 +768,9 @@ void tn_analyzer_adopt(struct tn_analyzer *a, struct tn_conn *c, unsigned idx);
 void tn_analyzer_adopt_retired(struct tn_analyzer *a, const struct tn_conn_brief *b);
 
 /* Of the connections adopted with the same first packet (tn_conn.ord), only the last adopted
- * stays: a connection retired, then brought back by a late packet, comes again later.  The
- * others keep their order; numbers are left to tn_analyzer_merge.  Returns how many went. */
+ * stays: a connection retired, then brought back by a late packet, comes again later.  Those
+ * that stay are left in the order of their first packets (tn_analyzer_merge then merges without
+ * sorting); numbers are left to tn_analyzer_merge.  Returns how many went. */
 size_t tn_analyzer_keep_latest(struct tn_analyzer *a);
 
 /* Replace a's trace totals (the shards' totals, merged by the caller). */

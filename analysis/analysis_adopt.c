@@ -2,6 +2,7 @@
  * brief, their bytes in this analyzer's store; and of several copies of one connection the
  * last, since a connection retired and brought back by a late packet comes again. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis_int.h"
 
@@ -38,26 +39,27 @@ size_t tn_analyzer_keep_latest(struct tn_analyzer *a)
     for (size_t k = 0; k < a->nconns; k++)
         v[k] = (struct ord_pos){tn_slot_ord(a->conns[k]), k};
     qsort(v, a->nconns, sizeof *v, cmp_ord_pos);
-    size_t dropped = 0;
-    for (size_t i = 0; i + 1 < a->nconns; i++) {
-        if (v[i].ord != v[i + 1].ord)
+    /* the connections left in the order of their first packets: tn_analyzer_merge then merges
+     * them with rank 0's own without sorting them again */
+    struct tn_conn_priv **kept = tn_xmalloc(a->nconns * sizeof *kept);
+    size_t n = 0, dropped = 0;
+    for (size_t i = 0; i < a->nconns; i++) {
+        struct tn_conn_priv *slot = a->conns[v[i].pos];
+        if (i + 1 == a->nconns || v[i].ord != v[i + 1].ord) {
+            kept[n++] = slot;
             continue;
-        struct tn_conn_priv *slot = a->conns[v[i].pos];   /* a later copy follows */
+        }
+        /* a later copy follows */
         if (tn_slot_is_brief(slot))
             a->nretired--;   /* its brief stays in its slab, unused */
         else
             tn_conn_priv_destroy(slot);
-        a->conns[v[i].pos] = NULL;
         dropped++;
     }
     free(v);
-    if (!dropped)
-        return 0;
-    size_t kept = 0;
-    for (size_t k = 0; k < a->nconns; k++)
-        if (a->conns[k])
-            a->conns[kept++] = a->conns[k];
-    a->nconns = kept;
+    memcpy(a->conns, kept, n * sizeof *kept);
+    free(kept);
+    a->nconns = n;
     a->last_idx = -1;
     return dropped;
 }

@@ -5,10 +5,47 @@
 
 #include "analysis_int.h"
 
+struct ord_slot {
+    uint64_t ord;
+    struct tn_conn_priv *slot;
+};
+
 static int cmp_ord(const void *x, const void *y)
 {
-    uint64_t a = tn_slot_ord(*(struct tn_conn_priv *const *)x), b = tn_slot_ord(*(struct tn_conn_priv *const *)y);
+    uint64_t a = ((const struct ord_slot *)x)->ord, b = ((const struct ord_slot *)y)->ord;
     return a < b ? -1 : a > b;
+}
+
+/* The connections of v (n) in the order of their first packets: the shards' runs seg[0..k]
+ * (seg[s] .. seg[s + 1]) merged when each is in that order already (an analyzer makes its
+ * connections in the order of their first packets, tn_analyzer_keep_latest leaves them so),
+ * sorted otherwise; into out. */
+static void order(struct ord_slot *v, size_t n, const size_t *seg, size_t k, struct tn_conn_priv **out)
+{
+    bool runs = true;
+    for (size_t s = 0; s < k && runs; s++)
+        for (size_t i = seg[s] + 1; i < seg[s + 1]; i++)
+            if (v[i - 1].ord > v[i].ord) {
+                runs = false;
+                break;
+            }
+    if (!runs) {
+        qsort(v, n, sizeof *v, cmp_ord);
+        for (size_t i = 0; i < n; i++)
+            out[i] = v[i].slot;
+        return;
+    }
+    size_t *at = tn_xmalloc((k ? k : 1) * sizeof *at);
+    for (size_t s = 0; s < k; s++)
+        at[s] = seg[s];
+    for (size_t i = 0; i < n; i++) {
+        size_t best = k;
+        for (size_t s = 0; s < k; s++)
+            if (at[s] < seg[s + 1] && (best == k || v[at[s]].ord < v[at[best]].ord))
+                best = s;
+        out[i] = v[at[best]++].slot;
+    }
+    free(at);
 }
 
 void tn_analyzer_merge(struct tn_analyzer *into, struct tn_analyzer *const *shards, size_t n)
@@ -18,10 +55,13 @@ void tn_analyzer_merge(struct tn_analyzer *into, struct tn_analyzer *const *shar
     for (size_t s = 0; s < n; s++)
         total += shards[s]->nconns;
     tn_grow((void **)&into->conns, &into->cap, total, sizeof *into->conns);
+    struct ord_slot *v = tn_xmalloc((total ? total : 1) * sizeof *v);
+    size_t *seg = tn_xmalloc((n + 1) * sizeof *seg);
     for (size_t s = 0; s < n; s++) {
         struct tn_analyzer *sh = shards[s];
+        seg[s] = into->nconns;
         for (size_t k = 0; k < sh->nconns; k++)
-            into->conns[into->nconns++] = sh->conns[k];
+            v[into->nconns++] = (struct ord_slot){tn_slot_ord(sh->conns[k]), sh->conns[k]};
         into->st.evicted += sh->st.evicted;
         into->nretired += sh->nretired;
         struct tn_brief_slab **tail = &into->slabs;   /* the briefs are into's too */
@@ -36,9 +76,11 @@ void tn_analyzer_merge(struct tn_analyzer *into, struct tn_analyzer *const *shar
         sh->half_open.head = sh->half_open.n = 0;
         sh->last_idx = -1;
     }
+    seg[n] = into->nconns;
     /* ordinals are unique (one packet starts one connection): the order is total */
-    if (into->nconns > 1)
-        qsort(into->conns, into->nconns, sizeof *into->conns, cmp_ord);
+    order(v, into->nconns, seg, n, into->conns);
+    free(seg);
+    free(v);
     for (size_t k = 0; k < into->nconns; k++)
         *tn_slot_idx(into->conns[k]) = (unsigned)(k + 1);
     /* evicted connections leave no gaps here (they do in one analyzer): with evictions the
