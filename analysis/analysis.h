@@ -755,6 +755,10 @@ void tn_conn_unpacked_free(struct tn_conn *c);
  * byte: NULL when they do not read so or hold a value the analysis never makes.  Free it with
  * tn_conn_unpacked_free unless an analyzer adopts it. */
 struct tn_conn *tn_conn_retired_unpack(const uint8_t *in, size_t n);
+/* The same read, with the same checks, its memory all in arena (rank 0 checking another rank's
+ * bytes before its store keeps them: no malloc and free for each array); not to be freed, grown
+ * nor adopted. */
+const struct tn_conn *tn_conn_retired_unpack_in(const uint8_t *in, size_t n, struct tn_arena *arena);
 
 /* Analyzer a (made by tn_analyzer_new, fed no packets) takes c from tn_conn_unpack as its next
  * connection, numbered idx (above the numbers it has; 0: the next number); a owns it from now

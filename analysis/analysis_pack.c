@@ -361,6 +361,15 @@ struct tn_conn *tn_conn_retired_unpack(const uint8_t *in, size_t n)
     return cp ? &cp->pub : NULL;
 }
 
+const struct tn_conn *tn_conn_retired_unpack_in(const uint8_t *in, size_t n, struct tn_arena *arena)
+{
+    size_t used;
+    unpack_arena = arena;
+    struct tn_conn_priv *cp = priv_unpack(in, n, &used);
+    unpack_arena = NULL;
+    return cp && used == n ? &cp->pub : NULL;
+}
+
 struct tn_conn_priv *tn_conn_priv_unpack_in(const uint8_t *in, size_t n, struct tn_arena *arena)
 {
     unpack_arena = arena;

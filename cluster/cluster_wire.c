@@ -235,7 +235,9 @@ static bool brief_of_conn(const struct tn_conn_brief *b, const struct tn_conn *c
 int tn_cluster_retired_adopt(const uint8_t *in, size_t n, struct tn_analyzer *into, unsigned part)
 {
     const struct tn_analysis_cfg *cfg = tn_analyzer_cfg(into);
+    struct tn_arena mem = {0};   /* each connection read for its checks, one after the other */
     size_t off = 0;
+    int ret = 0;
     while (off < n) {
         struct tn_conn_brief b;
         const uint8_t *bytes;
@@ -245,20 +247,27 @@ int tn_cluster_retired_adopt(const uint8_t *in, size_t n, struct tn_analyzer *in
          * connection's summary passed here, then rank 0 read a NULL connection back): they
          * must read so here, every byte, as a connection whose values the analysis makes, that
          * its brief describes. */
-        struct tn_conn *c = used ? tn_conn_retired_unpack(bytes, len) : NULL;
+        tn_arena_reset(&mem);
+        const struct tn_conn *c = used ? tn_conn_retired_unpack_in(bytes, len, &mem) : NULL;
         if (!c || !brief_of_conn(&b, c)) {
-            tn_conn_unpacked_free(c);
-            return -1;
+            ret = -1;
+            break;
         }
         if (cfg->spill_put && cfg->spill_put(cfg->spill_arg, part, bytes, len, &b.out)) {
-            tn_conn_unpacked_free(c);
             tn_analyzer_adopt_retired(into, &b);
         } else {
-            tn_analyzer_adopt(into, c, 0);   /* no store (or it is full): kept in memory */
+            /* no store (or it is full): kept in memory, read again into memory of its own */
+            struct tn_conn *whole = tn_conn_retired_unpack(bytes, len);
+            if (!whole) {
+                ret = -1;
+                break;
+            }
+            tn_analyzer_adopt(into, whole, 0);
         }
         off += used;
     }
-    return 0;
+    tn_arena_free(&mem);
+    return ret;
 }
 
 /* ---- an experiment trace ---- */
