@@ -250,14 +250,16 @@ static void route(struct job *j, const struct tn_source_pkt *sp)
                 place.first_ns < j->first_front ? place.first_ns : j->first_front);
         return;
     }
-    uint8_t rec[TN_CLUSTER_WREC_MAX];
+    /* held here until its turn, in the order read (no exchange), or for the owner; packed in
+     * place at the end of the buffer */
+    struct tn_packbuf *q = dest == j->rank ? &j->in[dest] : &j->out[dest];
+    tn_grow((void **)&q->p, &q->cap, q->n + TN_CLUSTER_WREC_MAX, 1);
+    uint8_t *rec = q->p + q->n;
     size_t n = j->windowed ? tn_cluster_wrec_pack((uint32_t)j->file, place.clock_ns, place.first_ns, p, rec)
                            : tn_cluster_rec_pack((uint32_t)j->file, place.clock_ns, p, rec);
-    if (dest == j->rank) {   /* held here until its turn, in the order read: no exchange */
-        tn_packbuf_put(&j->in[dest], rec, n);
+    q->n += n;
+    if (dest == j->rank)
         return;
-    }
-    tn_packbuf_put(&j->out[dest], rec, n);
     j->records_sent++;
     j->bytes_sent += n;
 }
@@ -386,6 +388,19 @@ static size_t analyse_ready(struct job *j, const long long *state)
     return held;
 }
 
+/* The one rank whose count in c (n) is not zero; -1 when none or several. */
+static int only_one(const int *c, int n)
+{
+    int one = -1;
+    for (int r = 0; r < n; r++)
+        if (c[r]) {
+            if (one >= 0)
+                return -1;
+            one = r;
+        }
+    return one;
+}
+
 static void exchange(struct job *j)
 {
     int n = j->size;
@@ -398,13 +413,18 @@ static void exchange(struct job *j)
         sd[d] = (int)total;
         total += j->out[d].n;
     }
-    /* the round's buffers are kept from round to round: no fresh pages for every round */
-    tn_grow((void **)&j->sbuf.p, &j->sbuf.cap, total ? total : 1, 1);
-    uint8_t *sbuf = j->sbuf.p;
-    for (int d = 0; d < n; d++) {
-        if (j->out[d].n)
-            memcpy(sbuf + sd[d], j->out[d].p, j->out[d].n);
-        j->out[d].n = 0;
+    /* records for one rank only (always so with two ranks) go from their own buffer; for
+     * several, in one buffer kept from round to round: no fresh pages for every round */
+    int to = only_one(sc, n);
+    uint8_t *sbuf;
+    if (to >= 0) {
+        sbuf = j->out[to].p;
+    } else {
+        tn_grow((void **)&j->sbuf.p, &j->sbuf.cap, total ? total : 1, 1);
+        sbuf = j->sbuf.p;
+        for (int d = 0; d < n; d++)
+            if (j->out[d].n)
+                memcpy(sbuf + sd[d], j->out[d].p, j->out[d].n);
     }
     MPI_Request rq;
     MPI_Ialltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, MPI_COMM_WORLD, &rq);
@@ -416,12 +436,26 @@ static void exchange(struct job *j)
         rdsp[s] = (int)rtotal;
         rtotal += (size_t)rc[s];
     }
-    tn_grow((void **)&j->rbuf.p, &j->rbuf.cap, rtotal ? rtotal : 1, 1);
-    uint8_t *rbuf = j->rbuf.p;
+    /* records from one rank only land at the end of what is held of it, with no copy */
+    int from = only_one(rc, n);
+    uint8_t *rbuf;
+    if (from >= 0) {
+        struct tn_packbuf *q = &j->in[from];
+        tn_grow((void **)&q->p, &q->cap, q->n + rtotal, 1);
+        rbuf = q->p + q->n;
+    } else {
+        tn_grow((void **)&j->rbuf.p, &j->rbuf.cap, rtotal ? rtotal : 1, 1);
+        rbuf = j->rbuf.p;
+    }
     MPI_Ialltoallv(sbuf, sc, sd, MPI_BYTE, rbuf, rc, rdsp, MPI_BYTE, MPI_COMM_WORLD, &rq);
     wait_gently(&rq);
-    for (int s = 0; s < n; s++)
-        tn_packbuf_put(&j->in[s], rbuf + rdsp[s], (size_t)rc[s]);
+    for (int d = 0; d < n; d++)
+        j->out[d].n = 0;
+    if (from >= 0)
+        j->in[from].n += rtotal;
+    else
+        for (int s = 0; s < n; s++)
+            tn_packbuf_put(&j->in[s], rbuf + rdsp[s], (size_t)rc[s]);
     free(sc);
 }
 
