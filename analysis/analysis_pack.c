@@ -156,8 +156,15 @@ static void get_sparse(struct tn_unpack *r, void *v, size_t n)
         return;
     if ((size_t)(r->end - r->p) < 8 * words + n % 8) {
         size_t k = 0;
-        for (size_t i = 0; i < mapn; i++)
-            k += (size_t)__builtin_popcount(map[i]);
+        for (size_t i = 0; i < mapn; i += 8) {
+            uint64_t m = 0;   /* (no popcnt instruction in the baseline x86-64: a SWAR count) */
+            for (size_t j = 0; j < 8 && i + j < mapn; j++)
+                m |= (uint64_t)map[i + j] << (8 * j);
+            m -= (m >> 1) & 0x5555555555555555ULL;
+            m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
+            m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+            k += (size_t)((m * 0x0101010101010101ULL) >> 56);
+        }
         if ((size_t)(r->end - r->p) < 8 * k + n % 8) {
             r->bad = true;
             return;
