@@ -215,7 +215,11 @@ void tn_ep_idle_check(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
     double idle = tn_ms_between(t, since);
     double thresh = tn_rtt_rto_ms(&s->rtt);
     /* the sender restarts its window when the time since its last send (Linux lsndtime)
-     * exceeds its RTO, and tells its flavour it transmits again (CA_EVENT_TX_START) */
+     * exceeds its RTO, and tells its flavour it transmits again (CA_EVENT_TX_START).  The
+     * ACKs that drained the flight reached it before it went idle: the models get those it
+     * has reacted to first (it restarts at this send, after them: tcp_write_xmit ->
+     * tcp_slow_start_after_idle_check), not after the restart as slow-start ACKs */
+    tn_replay_advance(ctx, cp, d, t);
     tn_cc_on_idle(s->models, t, tn_ms_between(t, s->last_send_ns), thresh);
     if (idle < thresh)
         return;

@@ -468,7 +468,8 @@ static const struct vantage_case vantage_cases[] = {
      * others now, and CUBIC's replay after the pauses is 23-32% off the kernel's (its window
      * after the restart from idle: the next thing to check there); was 0.05 and 0.08 */
     {"cubic-pause-owd10", "rtr_bn0.pcap", 1, true, 0.16, 0.57, 0, 0},   /* 0.27 before the idle periods were seen */
-    {"cubic-pause-owd10", "rcv1_eth0.pcap", 1, true, 0.33, 0.60, 0, 0},
+    /* 0.33 before the ACKs that drain a burst reached the models before the restart */
+    {"cubic-pause-owd10", "rcv1_eth0.pcap", 1, true, 0.30, 0.60, 0, 0},
 };
 
 static unsigned manifest_uint(const char *dir, const char *key)
