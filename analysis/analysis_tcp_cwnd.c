@@ -22,6 +22,9 @@
                                      * (RFC 5681 §3.1) and the flight's one-segment resolution */
 #define BETA_MIN_WINDOW 8.0         /* decreases measured on windows of 8 segments or more, where
                                      * one segment does not blur them (as the observed ones) */
+#define OL_SLACK 3.0                /* segments below the replay's window a flight still counts as
+                                     * filling it, for the open-loop copies' growth (no Linux
+                                     * rule: the replay's window is an estimate; see cwnd_validate) */
 
 static const struct tn_cc_ops *const flavour_ops[NFLAV] = {
 #define TN_CC_FLAVOUR(ID, id, desc) &tn_cc_##id##_ops,
@@ -46,6 +49,15 @@ struct ss_exit {
     char why[96];
 };
 
+/* Linux's record of how the sender used its window, kept per window of data rather than per
+ * ACK (tcp_cwnd_validate, RFC 7661): tp->is_cwnd_limited, max_packets_out, cwnd_usage_seq. */
+struct cwnd_use {
+    bool limited;              /* a send of the current window found the flight at cwnd */
+    double max_out;            /* the flight after the send that began it, or a larger one since
+                                * while not limited, segments */
+    int64_t seq;               /* snd_nxt then: the window ends when una reaches it */
+};
+
 struct flavour_run {
     const struct tn_cc_ops *ops;
     struct tn_cc_sock sk;
@@ -67,6 +79,11 @@ struct flavour_run {
     bool ol_on;
     double *oerr;
     size_t noerr, cap_oerr;
+    /* whether the window limits the sender, per window of data (cwnd_validate): the replay's
+     * own (Linux's rule, its growth), and the open-loop copies' (OL_SLACK, their growth) */
+    struct cwnd_use use, use_ol;
+    int64_t sent_nxt;          /* snd_nxt at the last ACK: new data beyond it is a transmission */
+    bool ol_limited;           /* the copy grows on this ACK */
 };
 
 /* What the core worked out from one ACK, the same for every flavour. */
@@ -387,6 +404,99 @@ static double rate_sample(struct tn_cc_model *m, int64_t now)
     return 0;
 }
 
+/* Linux include/net/tcp.h (6.1 on, as the lab's 6.18 runs; the slow-start half since 3.16):
+ *
+ *	static inline bool tcp_is_cwnd_limited(const struct sock *sk)
+ *	{
+ *		const struct tcp_sock *tp = tcp_sk(sk);
+ *
+ *		if (tp->is_cwnd_limited)
+ *			return true;
+ *
+ *		// If in slow start, ensure cwnd grows to twice what was ACKed.
+ *		if (tcp_in_slow_start(tp))
+ *			return tcp_snd_cwnd(tp) < 2 * tp->max_packets_out;
+ *
+ *		return false;
+ *	}
+ *
+ * Every flavour's cong_avoid returns at once where it is false (tcp_reno_cong_avoid,
+ * cubictcp_cong_avoid, ...); the replay asks it in the driver, for every flavour. */
+static bool is_cwnd_limited(const struct cwnd_use *u, const struct tn_cc_sock *sk)
+{
+    if (u->limited)
+        return true;
+    if (tn_cc_in_slow_start(sk))
+        return sk->cwnd < 2 * u->max_out;
+    return false;
+}
+
+static void use_update(struct cwnd_use *u, bool limited, double out, int64_t una, int64_t nxt)
+{
+    if (una >= u->seq || limited || (!u->limited && out > u->max_out)) {
+        u->limited = limited;
+        u->max_out = out;
+        u->seq = nxt;
+    }
+}
+
+/* Linux net/ipv4/tcp_output.c, tcp_write_xmit after its sends of new data, and
+ * tcp_cwnd_validate as of "tcp: fix tcp_cwnd_validate() to not forget is_cwnd_limited"
+ * (Neal Cardwell, 2022; Linux 6.1, the lab's 6.18):
+ *
+ *	is_cwnd_limited |= (tcp_packets_in_flight(tp) >= tcp_snd_cwnd(tp));
+ *	if (likely(sent_pkts || is_cwnd_limited))
+ *		tcp_cwnd_validate(sk, is_cwnd_limited);
+ *	...
+ *	if (!before(tp->snd_una, tp->cwnd_usage_seq) ||
+ *	    is_cwnd_limited ||
+ *	    (!tp->is_cwnd_limited &&
+ *	     tp->packets_out > tp->max_packets_out)) {
+ *		tp->is_cwnd_limited = is_cwnd_limited;
+ *		tp->max_packets_out = tp->packets_out;
+ *		tp->cwnd_usage_seq = tp->snd_nxt;
+ *	}
+ *
+ * A window's record holds from the send that began it until the cumulative ACK reaches that
+ * send's snd_nxt: once a send of it found the flight at cwnd, every ACK of the window grows the
+ * window, also those of a tail that an application burst leaves to drain (no send follows, so
+ * nothing clears the record); in slow start the window grows up to twice the largest flight of
+ * the window, not of the ACK.  The replay has one transmission per ACK, the new data it released
+ * (tcp_write_xmit runs after the ACK's tcp_cong_control: the next ACK is the first to read it);
+ * retransmissions (tcp_xmit_retransmit_queue) and an ACK with nothing to send (an empty write
+ * queue: tcp_push_pending_frames does not call tcp_write_xmit) leave the record.  The flight is
+ * the one the replay's window is corrected to (flight_max, sent_flight_max: the most in flight
+ * from this ACK to the next, counted on the scoreboard of the ACK before), so that a flight
+ * that filled the replay's window reads as at cwnd; the pipe after the ACK where that is more
+ * (the first ACKs, before the scoreboard is known).  Outside episodes it is packets_out too.
+ * Linux compares whole packets; the replay counts the flight and its window in bytes over the
+ * MSS (84 segments of 1448 bytes read 83.3 over an announced 1460, and the window grows by
+ * what an ACK delivered over it), so both are compared rounded to whole segments.  Sends
+ * inside a recovery or timeout episode leave the record, as their ACKs leave the window (the
+ * flight the monitor has there is its scoreboard's, shaped by the episode, and the window
+ * PRR's over it): Linux's record of those sends (the flight at PRR's window) would carry
+ * into the first window after the episode, on top of the replay's post-recovery window,
+ * which is not the sender's; from the first send after the episode a new window begins.
+ *
+ * The open-loop copies (the flavour alone since the last reduction) grow where the sender was
+ * window-limited, not where their own window was: that is judged on the replay's window, an
+ * estimate, so a flight within OL_SLACK segments of it counts as filling it there (the margin
+ * the per-ACK rule had; judged as the replay's own, the copies of a flavour whose replay runs
+ * ahead of the flight stop growing and the lab's flavour verdicts moved: vegas named at
+ * cubic-bdp-owd40's sender, cubic lost at cubic-queue-4points' router). */
+static void cwnd_validate(struct flavour_run *r, const struct tn_cc_ack *a, const struct ack_ctx *x)
+{
+    if (r->ops->cong_control || a->snd_nxt <= r->sent_nxt)
+        return;
+    r->sent_nxt = a->snd_nxt;
+    if (a->in_episode || a->episode_ended)
+        return;   /* the episode's flight says nothing of the window (see above) */
+    double flight = fmax(x->flight, x->pipe);
+    int64_t una = a->snd_nxt - (int64_t)a->flight_now;
+    use_update(&r->use, round(flight) >= round(r->sk.cwnd), flight, una, a->snd_nxt);
+    use_update(&r->use_ol, flight >= r->sk.cwnd - OL_SLACK, flight, una, a->snd_nxt);
+}
+
 /* One flavour's replay of one ACK: the replay (sk = &r->sk, observed: the flight corrects it
  * and is fitted), or its open-loop copy (sk = &r->ol: the flavour alone from the last
  * reduction on, growing where the replay found the sender window-limited). */
@@ -450,12 +560,13 @@ static void ack_one(struct tn_cc_model *m, struct flavour_run *r, struct tn_cc_s
             prr_ack(r, segs, pipe);
         return;   /* after an episode: the flight before this ACK was shaped by it */
     }
-    /* Linux grows the window only when it limits the sender (tcp_is_cwnd_limited: in slow
-     * start while cwnd < 2 x the flight, else when the flight fills it) */
-    bool cwnd_limited = !a->rwnd_limited &&
-                        (tn_cc_in_slow_start(sk) ? sk->cwnd < 2 * flight : flight >= sk->cwnd - 3);
-    if (!observed)   /* the copy grows where the sender was window-limited, whatever its own window */
-        cwnd_limited = r->sk.cwnd_limited;
+    /* Linux grows the window only when it limits the sender: tcp_is_cwnd_limited, on the
+     * record of the sends before this ACK (cwnd_validate) */
+    bool cwnd_limited = !a->rwnd_limited && is_cwnd_limited(&r->use, sk);
+    if (observed)
+        r->ol_limited = !a->rwnd_limited && is_cwnd_limited(&r->use_ol, sk);
+    else   /* the copy grows where the sender was window-limited, whatever its own window */
+        cwnd_limited = r->ol_limited;
     sk->cwnd_limited = cwnd_limited;
     /* the fit: every ACK outside episodes that the receiver's window did not bound */
     if (observed && !a->rwnd_limited && flight >= 4)
@@ -503,6 +614,7 @@ static void run_ack(struct tn_cc_model *m, struct flavour_run *r, const struct t
         r->oerr[r->noerr++] = fabs(w - x->top) / x->top;
     }
     ack_one(m, r, &r->sk, true, a, x);
+    cwnd_validate(r, a, x);   /* the data this ACK released */
     if (r->ol_on)
         ack_one(m, r, &r->ol, false, a, x);
     if (x->knee && !r->ops->cong_control && !r->in_recovery)

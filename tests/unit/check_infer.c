@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "analysis_int.h"
 #include "cc/cc.h"
 #include "tcp_pkt_helper.h"
 
@@ -359,6 +360,37 @@ START_TEST(test_hybla_slow_start_as_linux)
 }
 END_TEST
 
+/* Linux decides per window of data whether the window limits the sender, not per ACK
+ * (tcp_cwnd_validate records it at each transmission, tcp_is_cwnd_limited reads it: see
+ * cwnd_validate in analysis_tcp_cwnd.c).  An application writes one initial window, 10
+ * segments, and nothing more: the send fills cwnd 10 (tcp_packets_in_flight 10 >= 10), so
+ * is_cwnd_limited is set with cwnd_usage_seq at its end; no send follows, so nothing clears it,
+ * and each of the 10 ACKs of one segment grows the window in slow start (tcp_slow_start: +1 per
+ * segment delivered): 10 + 10 = 20.  Decided per ACK on the flight as it drains (cwnd < 2 x
+ * flight), the growth stopped at the fourth ACK: 14. */
+START_TEST(test_cwnd_limited_per_window_as_linux)
+{
+    struct tn_cc_model *m = tn_cc_new(1000);
+    /* the ACK (nothing newly acknowledged) after which the whole window is sent */
+    struct tn_cc_ack a = {.t_ns = 1000000000, .snd_nxt = 10000, .rtt_ms = 100,
+                          .flight_max = 10000, .sent_flight_max = 10000, .flight_now = 10000};
+    tn_cc_on_ack(m, &a);
+    for (int k = 1; k <= 10; k++) {   /* one ACK per segment, 10 ms apart; nothing sent */
+        a = (struct tn_cc_ack){.t_ns = 1100000000 + k * 10000000LL,
+                               .acked = 1000,
+                               .snd_nxt = 10000,
+                               .delivered = k * 1000,
+                               .rtt_ms = 100,
+                               .flight_max = (11 - k) * 1000,   /* the pipe since the ACK before */
+                               .flight_now = (10 - k) * 1000};
+        tn_cc_on_ack(m, &a);
+    }
+    /* Reno's and CUBIC's replays alike (both slow-start as tcp_slow_start) */
+    ck_assert_double_eq(tn_cc_cwnd_bytes(m) / 1000, 20);
+    tn_cc_free(m);
+}
+END_TEST
+
 Suite *tn_infer_suite(void)
 {
     Suite *s = suite_create("infer");
@@ -377,6 +409,7 @@ Suite *tn_infer_suite(void)
     tcase_add_test(tc, test_no_tail_loss_without_counting_ids);
     tcase_add_test(tc, test_no_rtt_sample_from_the_ack_of_a_filled_hole);
     tcase_add_test(tc, test_hybla_slow_start_as_linux);
+    tcase_add_test(tc, test_cwnd_limited_per_window_as_linux);
     suite_add_tcase(s, tc);
     return s;
 }
