@@ -345,7 +345,11 @@ struct tn_cc_model *tn_cc_new(uint32_t mss);
 void tn_cc_free(struct tn_cc_model *m);
 /* What one ACK tells the models (bytes unless named otherwise). */
 struct tn_cc_ack {
-    int64_t t_ns;
+    int64_t t_ns;              /* when the sender processed it */
+    int64_t seen_ns;           /* when the monitor saw it (0: t_ns): away from the sender the
+                                * two differ by the reaction estimate, which grows and shrinks
+                                * with the queue on the data's way, while the ACKs' own way
+                                * keeps their spacing */
     uint64_t pkt;              /* the packet being read when the sender has reacted (events) */
     int64_t acked;             /* newly cumulatively acknowledged */
     int64_t sacked;            /* newly SACKed */

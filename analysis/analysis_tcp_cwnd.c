@@ -506,6 +506,7 @@ static void ack_one(struct tn_cc_model *m, struct flavour_run *r, struct tn_cc_s
     const struct tn_cc_ops *ops = r->ops;
     double segs = x->segs, flight = x->flight, pipe = x->pipe;
     sk->now_ns = a->t_ns;
+    sk->ack_seen_ns = a->seen_ns ? a->seen_ns : a->t_ns;
     sk->rtt_ms = a->rtt_ms;
     sk->min_rtt_ms = x->min_rtt_ms;
     sk->srtt_ms = x->srtt_ms;
@@ -909,7 +910,8 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     x->min_rtt_ms = m->min_rtt_ms;
     x->srtt_ms = m->srtt_ms;
     x->delivered = m->delivered;
-    x->rate = rate_sample(m, a->t_ns);
+    /* the ACKs' spacing as the monitor saw it: the sender sees the same, one constant way later */
+    x->rate = rate_sample(m, a->seen_ns ? a->seen_ns : a->t_ns);
     x->round = m->round;
     x->round_start_ns = m->round_start_ns;
     x->round_start = m->round != round_before;

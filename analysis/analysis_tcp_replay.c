@@ -111,6 +111,7 @@ static void resolve(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
         tn_cc_on_recovery_end(s->models, at, pa->ends == TN_EP_RTO);
     struct tn_cc_ack ca = {
         .t_ns = at,
+        .seen_ns = pa->t_ns,
         .pkt = ctx->pkt ? ctx->pkt->num : 0,
         .acked = pa->acked,
         .sacked = pa->sacked,

@@ -32,15 +32,20 @@ struct tn_cc_sock {
     double prior_cwnd;         /* the window when the last reduction began */
     /* what the driver tells about the ACK being processed */
     int64_t now_ns;
+    int64_t ack_seen_ns;       /* when the monitor saw the ACK: its spacing is the sender's
+                                * (now_ns adds the reaction estimate, which moves with the
+                                * queue on the data's way) */
     double rtt_ms;             /* this ACK's RTT sample, < 0 when none (Karn) */
     double min_rtt_ms;         /* least RTT sample so far (< 0: none) */
     double srtt_ms;            /* smoothed RTT (RFC 6298 gains), < 0: none */
     double acked;              /* segments newly delivered by this ACK (cumulative + SACKed) */
     double delivered;          /* segments delivered since the start (Linux tp->delivered) */
-    double flight;             /* segments in flight after this ACK (Linux packets_in_flight) */
+    double flight;             /* segments in flight after this ACK and what the sender sent in
+                                * answer to it (Linux packets_in_flight once it has sent) */
     double flight_max;         /* the most in flight since the previous ACK */
     double rate;               /* delivery rate over about the last RTT, segments per ms: the
-                                * segments delivered since the ACK one srtt before (Linux
+                                * segments delivered since the ACK one srtt before, timed as
+                                * the monitor saw the ACKs (Linux
                                 * tcp_rate.c's rate sample, computed by the core for every ACK) */
     int64_t snd_nxt, una;      /* bytes, relative */
     bool cwnd_limited;         /* Linux tcp_is_cwnd_limited (RFC 7661) */

@@ -2,6 +2,7 @@
  * construction: vantage point, RTT (Karn), fast retransmit and recovery, timeout, D-SACK,
  * reordering versus loss before the monitor. */
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -391,6 +392,102 @@ START_TEST(test_cwnd_limited_per_window_as_linux)
 }
 END_TEST
 
+/* BBR as Linux 6.x tcp_bbr.c sets its window, driven through tn_cc_bbr_ops as the replay's core
+ * drives it (sk->flight is the flight after the sender answered the ACK, sk->delivered counts
+ * each segment once, a loss is ssthresh then set_state(Recovery)).  MSS 1448, min RTT 20 ms. */
+static void bbr_ack(struct tn_cc_sock *sk, double t_ms, double delivered, double flight, double snd_nxt_segs,
+                    double rate)
+{
+    sk->now_ns = sk->ack_seen_ns = (int64_t)(t_ms * 1e6);
+    sk->rtt_ms = sk->srtt_ms = sk->min_rtt_ms = 20;
+    sk->acked = 1;   /* read on the first ACK only: later ones take tp->delivered's step */
+    sk->delivered = delivered;
+    sk->flight = flight;
+    sk->snd_nxt = (int64_t)(snd_nxt_segs * 1448);
+    sk->rate = rate;
+    /* the core's rounds (next_round): una passing the snd_nxt of the round's start */
+    static int64_t round_end;
+    if (sk->round == 0)
+        round_end = 0;
+    int64_t una = sk->snd_nxt - (int64_t)(flight * 1448);
+    sk->round_start = !round_end || una >= round_end;
+    if (sk->round_start) {
+        round_end = sk->snd_nxt;
+        sk->round++;
+    }
+    tn_cc_bbr_ops.cong_control(sk);
+}
+
+static struct tn_cc_sock bbr_sock(double cwnd, void *priv)
+{
+    struct tn_cc_sock sk = {.cwnd = cwnd, .ssthresh = INFINITY, .mss = 1448, .srtt_ms = -1, .rtt_ms = -1,
+                            .min_rtt_ms = -1, .priv = priv};
+    memset(priv, 0, tn_cc_bbr_ops.priv_size);
+    tn_cc_bbr_ops.init(&sk);
+    return sk;
+}
+
+/* bbr_set_cwnd_to_recover_or_restore in Startup (bw 0.5 segments/ms: target bdp ceil(0.5 x 20 x
+ * 739/256) = 29 + 3 x tso_segs_goal 2 (pacing 16.6 Mbit/s, 2020 B per 1024 us: 1 segment, at
+ * least 2 above 1.2 Mbit/s) = 35, even 36):
+ *   Open: 30 + 1, 31 + 1                               -> 31, 32 (bbr_save_cwnd: prior_cwnd 32)
+ *   first recovery ACK: 31 in flight before it, 1 delivered, 1 marked lost: 29 + acked 1 -> 30
+ *   the rest of that round (until a segment sent after it, beyond 33, is delivered): the
+ *   flight 30 - 1 + 1 = 30                             -> 30
+ *   the round over: slow start toward the target, 30 + 1 -> 31
+ *   leaving recovery: max(31, prior_cwnd 32) + 1       -> 33 */
+START_TEST(test_bbr_recovery_as_linux)
+{
+    void *priv = calloc(1, tn_cc_bbr_ops.priv_size);
+    struct tn_cc_sock sk = bbr_sock(30, priv);
+    bbr_ack(&sk, 1000, 1, 30, 31, 0.5);
+    ck_assert_double_eq(sk.cwnd, 31);
+    bbr_ack(&sk, 1001, 2, 31, 33, 0.5);
+    ck_assert_double_eq(sk.cwnd, 32);
+    sk.prior_cwnd = sk.cwnd;   /* the core entering recovery (run_loss) */
+    sk.ssthresh = tn_cc_bbr_ops.ssthresh(&sk);
+    sk.state = TN_CA_RECOVERY;
+    tn_cc_bbr_ops.set_state(&sk, TN_CA_RECOVERY);
+    ck_assert(isinf(sk.ssthresh));   /* bbr_ssthresh keeps it */
+    bbr_ack(&sk, 1002, 3, 30, 34, 0.5);
+    ck_assert_double_eq(sk.cwnd, 30);   /* was the flight after the answer + acked: 31 */
+    for (int d = 4; d <= 33; d++) {
+        bbr_ack(&sk, 999 + d, d, 30, d + 31, 0.5);
+        ck_assert_double_eq(sk.cwnd, 30);
+    }
+    bbr_ack(&sk, 1033, 34, 30, 65, 0.5);
+    ck_assert_double_eq(sk.cwnd, 31);
+    sk.state = TN_CA_OPEN;   /* the core ending recovery (run_recovery_end) */
+    tn_cc_bbr_ops.set_state(&sk, TN_CA_OPEN);
+    bbr_ack(&sk, 1034, 35, 31, 66, 0.5);
+    ck_assert_double_eq(sk.cwnd, 33);
+    free(priv);
+}
+END_TEST
+
+/* The ProbeBW window (bbr_set_cwnd): bw 0.51 segments/ms, delayed ACKs of 2 segments every 4 ms
+ * (bbr_update_ack_aggregation: 2 acked, floor(0.51 x 4) = 2 expected, so the epoch restarts on
+ * each ACK and extra_acked is 2), a flight of 10 kept by the application.
+ *   Startup ends after 3 rounds without 25% growth; Drain sets ssthresh = bbr_inflight(bw, 1) =
+ *   ceil(0.51 x 20) = 11 + 3 x 2 (pacing 16.9 Mbit/s, 1.42 segments a ms: 2) = 17, even 18, and
+ *   ends at once (8 in flight);
+ *   ProbeBW's first phase (gain 1) ends after a min RTT, then the 5/4 phase holds (10 + 2 in
+ *   flight never reach bbr_inflight(bw, 5/4) = 22): target ceil(0.51 x 20 x 2) = 21 + extra_acked
+ *   2 + 3 x 2 (7.31 Mbit/s: under a segment a ms, so 2) = 29, even 30, + 2 in that phase = 32;
+ *   pacing 0.51 x 5/4 x 0.99 x 1448 x 8000 = 7310952 bit/s */
+START_TEST(test_bbr_probe_bw_window_as_linux)
+{
+    void *priv = calloc(1, tn_cc_bbr_ops.priv_size);
+    struct tn_cc_sock sk = bbr_sock(10, priv);
+    for (int i = 1; i <= 100; i++)
+        bbr_ack(&sk, 1000 + 4 * i, 2 * i, 10, 2 * i + 10, 0.51);
+    ck_assert_double_eq(sk.ssthresh, 18);
+    ck_assert_double_eq(sk.cwnd, 32);
+    ck_assert_double_eq_tol(sk.pacing_bps, 7310952, 1);
+    free(priv);
+}
+END_TEST
+
 Suite *tn_infer_suite(void)
 {
     Suite *s = suite_create("infer");
@@ -410,6 +507,8 @@ Suite *tn_infer_suite(void)
     tcase_add_test(tc, test_no_rtt_sample_from_the_ack_of_a_filled_hole);
     tcase_add_test(tc, test_hybla_slow_start_as_linux);
     tcase_add_test(tc, test_cwnd_limited_per_window_as_linux);
+    tcase_add_test(tc, test_bbr_recovery_as_linux);
+    tcase_add_test(tc, test_bbr_probe_bw_window_as_linux);
     suite_add_tcase(s, tc);
     return s;
 }
