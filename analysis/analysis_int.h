@@ -362,6 +362,8 @@ struct tn_cc_ack {
                                 * sender only sends while the pipe is below cwnd, so this is
                                 * a lower bound of cwnd (0 when nothing was sent) */
     double flight_now;         /* pipe after this ACK */
+    int64_t resent;            /* bytes the sender retransmitted in answer to it: what it
+                                * marked lost on it (Linux rs->losses), as far as it could send */
     bool in_episode;           /* fast recovery or timeout recovery under way (after this ACK) */
     bool episode_ended;        /* this ACK ended one: its flight belongs to the episode */
     bool rwnd_limited;         /* the receiver's window bounded the flight */

@@ -514,6 +514,7 @@ static void ack_one(struct tn_cc_model *m, struct flavour_run *r, struct tn_cc_s
     sk->delivered = x->delivered;
     sk->rate = x->rate;
     sk->flight = pipe;
+    sk->losses = (double)a->resent / m->mss;
     sk->flight_max = flight;
     sk->snd_nxt = a->snd_nxt;
     sk->una = a->snd_nxt - (int64_t)a->flight_now;

@@ -23,8 +23,9 @@ int64_t tn_replay_known_pipe(const struct tn_replay *r, int64_t hi)
     return p < 0 ? 0 : p;
 }
 
-void tn_replay_sent(struct tn_replay *r, int64_t flight, bool new_data)
+void tn_replay_sent(struct tn_replay *r, int64_t flight, bool new_data, int64_t resent)
 {
+    r->resent += resent;
     if (flight > r->flight_max)
         r->flight_max = flight;
     if (new_data && flight > r->sent_flight_max)
@@ -105,6 +106,8 @@ static void resolve(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
     int64_t flight = tn_replay_known_pipe(r, hi);
     r->flight_max = flight;
     r->sent_flight_max = 0;
+    int64_t resent = r->resent;
+    r->resent = 0;
     /* the sender processed it half the monitor <-> sender round trip after the monitor saw it */
     int64_t at = pa->t_ns + reaction_ns(cp, sd) / 2;
     if (pa->ends)
@@ -121,6 +124,7 @@ static void resolve(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
         .flight_max = (double)flight_max,
         .sent_flight_max = (double)sent_flight_max,
         .flight_now = (double)flight,
+        .resent = resent,
         .in_episode = pa->in_episode,
         .episode_ended = pa->episode_ended,
         .rwnd_limited = s->rwnd && (double)flight_max + s->mss > (double)s->rwnd,

@@ -37,6 +37,7 @@ struct tn_replay {
     bool k_set;
     int64_t flight_max;        /* highest pipe in the current reaction window */
     int64_t sent_flight_max;   /* highest pipe right after a new segment in it (0: none) */
+    int64_t resent;            /* bytes retransmitted in it */
     uint8_t ends_pending;      /* the episode the ACK being read ended (tn_pending_ack.ends) */
     double beta_before;        /* flight when the current fast recovery began (segments) */
     bool beta_pending;         /* waiting for the first flight after that recovery */
@@ -51,8 +52,9 @@ struct tn_replay {
 void tn_replay_free(struct tn_replay *r);
 /* The pipe as the sender sees it below hi: the scoreboard of the last ACK it has processed. */
 int64_t tn_replay_known_pipe(const struct tn_replay *r, int64_t hi);
-/* Sender sd sent data at the monitor: its flight now is flight (new: new data). */
-void tn_replay_sent(struct tn_replay *r, int64_t flight, bool new_data);
+/* Sender sd sent data at the monitor: its flight now is flight (new: new data; resent: bytes
+ * of a retransmission, or of a hole filled at a monitor after the loss, 0 otherwise). */
+void tn_replay_sent(struct tn_replay *r, int64_t flight, bool new_data, int64_t resent);
 /* An ACK of sender sd's data; takes pa->ends from ends_pending. */
 void tn_replay_push(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
                     struct tn_pending_ack *pa);

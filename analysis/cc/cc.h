@@ -43,6 +43,8 @@ struct tn_cc_sock {
     double flight;             /* segments in flight after this ACK and what the sender sent in
                                 * answer to it (Linux packets_in_flight once it has sent) */
     double flight_max;         /* the most in flight since the previous ACK */
+    double losses;             /* segments the sender retransmitted in answer to this ACK: those
+                                * it marked lost on it (Linux rs->losses), as far as it sent */
     double rate;               /* delivery rate over about the last RTT, segments per ms: the
                                 * segments delivered since the ACK one srtt before, timed as
                                 * the monitor saw the ACKs (Linux

@@ -12,8 +12,9 @@
  * and on leaving recovery the window saved when it began comes back (bbr_save_cwnd).
  * Rounds are BBR's own (bbr_update_bw: a round ends when a segment sent after its start is
  * delivered, SACKed ones too, and one begins when recovery does), not the core's.
- * Not replayed: the long-term (policer) bandwidth (bbr_lt_bw_sampling), the losses a single ACK
- * marks (rs->losses: the core does not tell them), the EDT offset of bbr_packets_in_net_at_edt;
+ * Not replayed: the long-term (policer) bandwidth (bbr_lt_bw_sampling), the EDT offset of
+ * bbr_packets_in_net_at_edt; the losses an ACK marks (rs->losses) are what the sender resent
+ * in answer to it;
  * the ProbeBW phase starts at gain 1 (Linux picks it at random, never the 3/4 one).
  * Away from the sender the flight is the monitor's and the ACKs' times are shifted by the
  * reaction estimate: the ACK aggregation and the rate are timed as the monitor saw the ACKs,
@@ -213,9 +214,12 @@ static void bbr_cong_control(struct tn_cc_sock *sk)
      * answers it (tcp_packets_in_flight when cong_control runs): the core's flight is the one
      * after the sender's answer */
     double prior_in_flight = b->prev_set ? b->prev_flight : sk->flight;
-    double in_flight = fmax(0, prior_in_flight - acked);
     enum tn_ca_state st = sk->state;
-    bool losses = st == TN_CA_RECOVERY && b->prev_ca_state != TN_CA_RECOVERY;
+    bool entering = st == TN_CA_RECOVERY && b->prev_ca_state != TN_CA_RECOVERY;
+    /* rs->losses: what the sender marked lost on this ACK, seen as what it resent in answer;
+     * recovery begins with at least one (tcp_enter_recovery after tcp_time_to_recover) */
+    double losses = entering ? fmax(sk->losses, 1) : sk->losses;
+    double in_flight = fmax(0, prior_in_flight - acked - losses);
     /* bbr_update_model */
     update_bw(sk, b);
     update_ack_aggregation(sk, b, acked);
@@ -227,7 +231,7 @@ static void bbr_cong_control(struct tn_cc_sock *sk)
         if (g > 1)
             infl += tso_segs_goal(sk);   /* bbr_packets_in_net_at_edt: the EDT skb */
         bool next = g == 1 ? full
-                           : g > 1 ? full && (losses || infl >= inflight(sk, b, bw, g))
+                           : g > 1 ? full && (losses > 0 || infl >= inflight(sk, b, bw, g))
                                    : full || infl <= inflight(sk, b, bw, 1);
         if (next) {
             b->cycle_idx = (b->cycle_idx + 1) % BBR_CYCLE_LEN;
@@ -326,15 +330,14 @@ static void bbr_cong_control(struct tn_cc_sock *sk)
     double cwnd = sk->cwnd;
     if (acked <= 0)
         goto done;   /* no packet fully ACKed; just apply caps */
-    /* bbr_set_cwnd_to_recover_or_restore */
-    if (st == TN_CA_RECOVERY && b->prev_ca_state != TN_CA_RECOVERY) {
+    /* bbr_set_cwnd_to_recover_or_restore: an ACK for P segments releases at most 2 P, the
+     * lost ones deducted first */
+    if (losses > 0)
+        cwnd = fmax(cwnd - losses, 1);
+    if (entering) {
         b->packet_conservation = true;   /* the first round of recovery, which starts now */
         b->next_rtt_seq = snd_nxt_before;
-        /* cut what the application, TSQ or TSO left unused: the flight less the segment
-         * tcp_enter_recovery found lost (the core's flight still counts it: nothing had
-         * told the monitor) */
-        in_flight = fmax(0, in_flight - 1);
-        cwnd = in_flight + acked;
+        cwnd = in_flight + acked;        /* cut what the application, TSQ or TSO left unused */
     } else if (b->prev_ca_state >= TN_CA_RECOVERY && st < TN_CA_RECOVERY) {
         cwnd = fmax(cwnd, b->prior_cwnd);   /* leaving recovery: the window saved at its start */
         b->packet_conservation = false;

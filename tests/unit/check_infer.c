@@ -435,7 +435,8 @@ static struct tn_cc_sock bbr_sock(double cwnd, void *priv)
  *   the rest of that round (until a segment sent after it, beyond 33, is delivered): the
  *   flight 30 - 1 + 1 = 30                             -> 30
  *   the round over: slow start toward the target, 30 + 1 -> 31
- *   leaving recovery: max(31, prior_cwnd 32) + 1       -> 33 */
+ *   leaving recovery: max(31, prior_cwnd 32) + 1       -> 33
+ * (rs->losses 0 on each ACK but the first, whose loss tcp_enter_recovery found) */
 START_TEST(test_bbr_recovery_as_linux)
 {
     void *priv = calloc(1, tn_cc_bbr_ops.priv_size);
@@ -461,6 +462,11 @@ START_TEST(test_bbr_recovery_as_linux)
     tn_cc_bbr_ops.set_state(&sk, TN_CA_OPEN);
     bbr_ack(&sk, 1034, 35, 31, 66, 0.5);
     ck_assert_double_eq(sk.cwnd, 33);
+    /* an ACK on which the sender marks 2 segments lost (rs->losses, seen as the 2 it resends):
+     * 33 - 2, then + acked 1 toward the target -> 32 */
+    sk.losses = 2;
+    bbr_ack(&sk, 1035, 36, 32, 68, 0.5);
+    ck_assert_double_eq(sk.cwnd, 32);
     free(priv);
 }
 END_TEST
