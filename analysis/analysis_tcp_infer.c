@@ -359,7 +359,9 @@ static void infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
         .sacked = newly_sacked,
         .rtt_ms = rtt,
         .una = b->una,
-        .delivered = b->una + tn_sack_bytes_above(b, b->una),
+        /* without SACK each duplicate ACK is a segment delivered (Linux tcp_add_reno_sack),
+         * and the ACK that advances delivers the rest (tcp_remove_reno_sacks) */
+        .delivered = b->una + (b->sack ? tn_sack_bytes_above(b, b->una) : (int64_t)(b->reno_sacked * s->mss)),
         .adj = hi - b->una - tn_sack_pipe(b, hi, s->mss, recovering),
         .in_episode = recovering,
         .episode_ended = was_in_episode && !recovering,
