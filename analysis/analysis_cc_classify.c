@@ -29,11 +29,7 @@
 /* The decrease is measured to about a segment (a round's own growth and the flight's
  * resolution): two segments of the median flight apart is beyond that error. */
 #define DEC_SEGMENTS 2.0
-/* Scalable's and Illinois's 7/8 is the smallest cut a loss-based flavour makes at a loss
- * (tcp_scalable.c TCP_SCALABLE_MD_SCALE, tcp_illinois.c BETA_MIN): a flight after the
- * recovery closer to the flight before than to 7/8 of it is no cut (BBR, Cardwell et al. 2016:
- * packet conservation for a round, then the window of its model). */
-#define NO_CUT ((1.0 + 7.0 / 8) / 2)
+#define NO_CUT TN_CC_NO_CUT   /* no cut at a recovery (cc.h) */
 
 struct cand {
     double score, fit, dec;

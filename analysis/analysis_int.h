@@ -376,6 +376,8 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a);
 double tn_cc_cwnd_bytes(const struct tn_cc_model *m);
 void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double flight);
 void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout);
+/* The flight after a fast recovery over the flight when it began (the replay's betas). */
+void tn_cc_on_cut(struct tn_cc_model *m, double beta);
 /* A new segment with nothing in flight, idle_ms after the previous one was sent: restart the
  * window when idle_ms exceeds rto_ms (tcp_cwnd_restart), then CA_EVENT_TX_START. */
 void tn_cc_on_idle(struct tn_cc_model *m, int64_t t_ns, double idle_ms, double rto_ms);

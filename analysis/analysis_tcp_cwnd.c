@@ -153,7 +153,7 @@ struct tn_cc_model {
     bool ss_exit_pending;      /* a flavour left slow start early on the last ACK */
     char ss_exit_why[96];
     /* BBR signatures in the flight itself: ProbeRTT dips (at most 4 segments for 200 ms) */
-    int64_t dip_start_ns, last_dip_ns;
+    int64_t dip_start_ns, dip_ack_ns, last_dip_ns;
     unsigned dips;
     /* The decrease at a loss as the sender's new ssthresh shows it.  After a fast recovery the
      * window is ssthresh (RFC 5681 §3.2, RFC 6937), or less when the sender moderated it to the
@@ -167,6 +167,10 @@ struct tn_cc_model {
     double *knees;             /* per slot (one per such recovery), -1 until seen */
     double *knee_win;          /* per slot: the window at the loss, segments */
     size_t nknees, cap_knees, cap_win, knee_slot;
+    /* The window of the last loss in slow start, while the recoveries since have not cut the
+     * flight (tn_cc_on_cut): a loss at that window is still the end of the slow start (0: none) */
+    double ss_loss_w;
+    bool ss_cut_pending;       /* the recovery of such a loss has not yet shown its flight after */
     /* the rate sample's history: a ring grown up to RATE_HIST_MAX */
     int64_t *hist_t;
     double *hist_d;
@@ -361,20 +365,42 @@ static bool slow_start_ended_unseen(const struct flavour_run *r, const struct ac
 /* ProbeRTT (Linux tcp_bbr.c: bbr_probe_rtt_mode_ms 200, bbr_cwnd_min_target 4) drains the
  * flight to 4 segments for 200 ms; counted once per dip, dips at least 5 s apart (the
  * min_rtt window is 10 s: bbr_min_rtt_win_sec), from a flight of at least 3 x 4 segments the
- * round before (a sender that never had more is no dip). */
+ * round before it began (a sender that never had more is no dip).  The dip lasts from the
+ * ACK on which the flight reached 4 segments (bbr_update_min_rtt sets probe_rtt_done_stamp
+ * 200 ms on) to the ACK on which BBR leaves ProbeRTT (bbr_check_probe_rtt_done, once that
+ * stamp has passed and a round has ended), whose answer takes the flight above 4 again:
+ * inside it the ACKs come one round trip apart, so the last ACK with 4 segments in flight can
+ * be up to a round trip before the 200 ms are over.  They do come, at least once a round trip
+ * (4 segments in flight, each ACKed in the round; the min RTT at once, the queue being
+ * drained): a silence of more than two least RTTs (a retransmission timeout) is no dip. */
+static bool dip_clocked(const struct tn_cc_model *m, int64_t t_ns)
+{
+    return m->min_rtt_ms > 0 && t_ns - m->dip_ack_ns <= (int64_t)(2 * m->min_rtt_ms * 1e6);
+}
+
+static void dip_ends(struct tn_cc_model *m, int64_t t_ns)
+{
+    if (m->dip_start_ns && dip_clocked(m, t_ns) && t_ns - m->dip_start_ns >= 180 * 1000000LL &&
+        (!m->last_dip_ns || m->dip_start_ns - m->last_dip_ns >= 5000 * 1000000LL)) {
+        m->dips++;
+        m->last_dip_ns = m->dip_start_ns;
+    }
+}
+
 static void watch_dips(struct tn_cc_model *m, const struct tn_cc_ack *a, double pipe, bool in_episode)
 {
-    if (pipe <= 4 && !in_episode && pipe > 0 && m->round_hist[SS_ROUNDS - 1] >= 3 * 4) {
-        if (!m->dip_start_ns)
+    if (pipe <= 4 && !in_episode && pipe > 0) {
+        if (m->dip_start_ns && !dip_clocked(m, a->t_ns))
+            m->dip_start_ns = 0;
+        /* the round before the dip began: the rounds inside it are 4 segments */
+        if (!m->dip_start_ns && m->round_hist[SS_ROUNDS - 1] >= 3 * 4)
             m->dip_start_ns = a->t_ns;
-        else if (a->t_ns - m->dip_start_ns >= 180 * 1000000LL &&
-                 (!m->last_dip_ns || m->dip_start_ns - m->last_dip_ns >= 5000 * 1000000LL)) {
-            m->dips++;
-            m->last_dip_ns = m->dip_start_ns;
-        }
-    } else {
-        m->dip_start_ns = 0;
+        m->dip_ack_ns = a->t_ns;
+        return;
     }
+    if (pipe > 4 && !in_episode)   /* the ACK that ends ProbeRTT (not a loss, nor an idle period) */
+        dip_ends(m, a->t_ns);
+    m->dip_start_ns = 0;
 }
 
 /* Linux tcp_rate.c: the delivery rate is what was delivered over about one round trip; here
@@ -941,8 +967,32 @@ void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double fli
      * (RFC 5681 §3.1): its recovery is long and what follows is no measure of the decrease. */
     const double *h = m->round_hist;
     bool slow_start = h[SS_ROUNDS - 2] > 0 && h[SS_ROUNDS - 1] >= SS_GROWTH * h[SS_ROUNDS - 2];
-    m->knee_before = timeout || slow_start ? 0 : w;
+    /* Nor is a loss at the window of a loss in slow start whose recovery did not cut the flight
+     * (TN_CC_NO_CUT): every loss-based flavour has cut it by then (RFC 5681 §3.2, at least 1/8:
+     * Scalable, Illinois), so the sender is still where its slow start overshot.  BBR does
+     * that: a loss in Startup makes it conserve packets for a round and then restore the
+     * window (tcp_bbr.c bbr_set_cwnd_to_recover_or_restore, bbr_save_cwnd), Startup goes on
+     * until the bandwidth grew less than 25% for 3 rounds (bbr_check_full_bw_reached:
+     * bbr_full_bw_thresh, bbr_full_bw_cnt), and Drain then takes the flight down to one BDP
+     * (bbr_check_drain; Cardwell et al. 2016): the flight after that is no ssthresh. */
+    bool overshoot = !timeout && m->ss_loss_w > 0 && !m->ss_cut_pending && w >= TN_CC_NO_CUT * m->ss_loss_w;
+    if (!timeout && (slow_start || overshoot)) {
+        m->ss_loss_w = fmax(m->ss_loss_w, w);
+        m->ss_cut_pending = true;
+    } else {
+        m->ss_loss_w = 0;
+    }
+    m->knee_before = timeout || slow_start || overshoot ? 0 : w;
     tell(m, &(struct cc_input){.op = OP_LOSS, .t_ns = t_ns, .timeout = timeout, .v1 = flight, .v2 = w * m->mss});
+}
+
+void tn_cc_on_cut(struct tn_cc_model *m, double beta)
+{
+    if (!m->ss_cut_pending)
+        return;
+    m->ss_cut_pending = false;
+    if (beta < TN_CC_NO_CUT)   /* cut: a later loss is measured */
+        m->ss_loss_w = 0;
 }
 
 void tn_cc_on_cwr(struct tn_cc_model *m)

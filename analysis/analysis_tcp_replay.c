@@ -136,8 +136,10 @@ static void resolve(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
     if (r->beta_pending && !pa->in_episode && pa->t_ns >= r->beta_after_ns && sent_flight_max > 0) {
         if (!r->betas)
             r->betas = tn_xcalloc(TN_BETA_MAX, sizeof *r->betas);
+        double beta = (double)sent_flight_max / s->mss / r->beta_before;
         if (r->nbetas < TN_BETA_MAX)
-            r->betas[r->nbetas++] = (double)sent_flight_max / s->mss / r->beta_before;
+            r->betas[r->nbetas++] = beta;
+        tn_cc_on_cut(s->models, beta);
         r->beta_pending = false;
     }
     account_limiter(s, &ca, at);

@@ -116,6 +116,12 @@ static inline bool tn_cc_in_slow_start(const struct tn_cc_sock *sk)
     return sk->cwnd < sk->ssthresh;
 }
 
+/* Scalable's and Illinois's 7/8 is the smallest cut a loss-based flavour makes at a loss
+ * (tcp_scalable.c TCP_SCALABLE_MD_SCALE, tcp_illinois.c BETA_MIN): a flight after a recovery
+ * closer to the flight before than to 7/8 of it is no cut (BBR, Cardwell et al. 2016: packet
+ * conservation for a round, then the window of its model). */
+#define TN_CC_NO_CUT ((1.0 + 7.0 / 8) / 2)
+
 #define TN_CC_MIN_FIT 8        /* window-clocked rounds for a growth fit to count: one BBR gain
                                 * cycle (tcp_bbr.c CYCLE_LEN), the fewest that show a shape */
 

@@ -392,6 +392,140 @@ START_TEST(test_cwnd_limited_per_window_as_linux)
 }
 END_TEST
 
+/* A sender driven through the window models one ACK at a time, segments of 1000 bytes, 40 ms
+ * round trips: each ACK delivers one segment and the sender answers it up to `flight`. */
+struct sim {
+    struct tn_cc_model *m;
+    int64_t una, nxt, delivered;
+    double t_ms;
+};
+
+static void sim_ack(struct sim *s, double flight, bool in_episode)
+{
+    s->una += 1000;
+    s->delivered += 1000;
+    int64_t before = s->nxt - s->una;
+    bool sent = s->una + (int64_t)flight * 1000 > s->nxt;
+    if (sent)
+        s->nxt = s->una + (int64_t)flight * 1000;
+    struct tn_cc_ack a = {.t_ns = (int64_t)(s->t_ms * 1e6),
+                          .acked = 1000,
+                          .snd_nxt = s->nxt,
+                          .delivered = s->delivered,
+                          .rtt_ms = 40,
+                          .flight_max = (double)(s->nxt - s->una > before ? s->nxt - s->una : before),
+                          .sent_flight_max = sent ? (double)(s->nxt - s->una) : 0,
+                          .flight_now = (double)(s->nxt - s->una),
+                          .in_episode = in_episode};
+    tn_cc_on_ack(s->m, &a);
+}
+
+/* One round trip: as many ACKs as segments were in flight at its start, spread over 40 ms,
+ * the sender keeping `flight` segments out. */
+static void sim_round(struct sim *s, double flight, bool in_episode)
+{
+    int64_t n = (s->nxt - s->una) / 1000;
+    for (int64_t k = 0; k < n; k++) {
+        s->t_ms += 40.0 / (double)n;
+        sim_ack(s, flight, in_episode);
+    }
+}
+
+static void sim_start(struct sim *s)
+{
+    *s = (struct sim){.m = tn_cc_new(1000), .nxt = 10000, .t_ms = 1000};
+    struct tn_cc_ack a = {.t_ns = 1000000000, .snd_nxt = 10000, .rtt_ms = -1,
+                          .flight_max = 10000, .sent_flight_max = 10000, .flight_now = 10000};
+    tn_cc_on_ack(s->m, &a);
+}
+
+static void sim_classify(struct sim *s, struct tn_tcp_infer *inf, double *betas, unsigned nbetas)
+{
+    struct tn_analysis_cfg cfg = {0};
+    struct tn_analyzer_ctx ctx = {.cfg = &cfg};
+    memset(inf, 0, sizeof *inf);
+    tn_cc_finish(&ctx, NULL, TN_A2B, s->m, inf, betas, nbetas);
+    tn_cc_free(s->m);
+}
+
+/* ProbeRTT (tcp_bbr.c): the flight at bbr_cwnd_min_target, 4 segments, for
+ * bbr_probe_rtt_mode_ms, 200 ms, and a round; at a 40 ms RTT its ACKs come 40 ms apart, the
+ * rounds inside it are 4 segments, and the ACK after the 200 ms takes the flight back up.
+ * One dip, from 30 segments in flight. */
+START_TEST(test_probe_rtt_dip_over_several_rounds)
+{
+    struct sim s;
+    sim_start(&s);
+    for (int r = 0; r < 12; r++)
+        sim_round(&s, r < 2 ? 10 * (r + 2) : 30, false);
+    /* ProbeRTT: the flight drains to 4 on one ACK (the sender sends nothing until it is 4) */
+    s.t_ms += 1;
+    s.una += 26000;
+    s.delivered += 26000;
+    sim_ack(&s, 4, false);
+    for (int r = 0; r < 6; r++)   /* 4 segments a round, 240 ms */
+        sim_round(&s, r < 5 ? 4 : 30, false);
+    for (int r = 0; r < 10; r++)
+        sim_round(&s, 30, false);
+    struct tn_tcp_infer inf;
+    sim_classify(&s, &inf, NULL, 0);
+    ck_assert_msg(strstr(inf.cc_evidence, "1 ProbeRTT dips"), "%s", inf.cc_evidence);
+    /* the same flight of 4 followed by a silence of 230 ms (a tail loss and its retransmission
+     * timeout, reno-smallq's sender) and an ACK that takes the flight up: no ACK clocked it */
+    sim_start(&s);
+    for (int r = 0; r < 12; r++)
+        sim_round(&s, r < 2 ? 10 * (r + 2) : 30, false);
+    s.t_ms += 1;
+    s.una += 26000;
+    s.delivered += 26000;
+    sim_ack(&s, 4, false);
+    s.t_ms += 230;
+    sim_ack(&s, 30, false);
+    for (int r = 0; r < 10; r++)
+        sim_round(&s, 30, false);
+    sim_classify(&s, &inf, NULL, 0);
+    ck_assert_msg(!strstr(inf.cc_evidence, "ProbeRTT dips"), "%s", inf.cc_evidence);
+}
+END_TEST
+
+/* A loss at the window of a loss in slow start whose recovery did not cut the flight is still
+ * that slow start's end (BBR in Startup: packet conservation for a round, the window restored,
+ * Startup until the bandwidth stops growing for 3 rounds, then Drain to one BDP): the flight
+ * after it is no ssthresh.  Slow start 10 -> 20 -> 40 -> 80, a loss, a recovery that keeps
+ * the flight (flight after 1.00 x before), a loss at 80 again, and the flight at 30 after
+ * it: no decrease measured.  The same flow with the first recovery cut (0.5) measures 30/80. */
+static void overshoot_flow(struct tn_tcp_infer *inf, double first_cut)
+{
+    struct sim s;
+    sim_start(&s);
+    for (int r = 0; r < 3; r++)   /* slow start: 10, 20, 40, 80 */
+        sim_round(&s, 10 << (r + 1), false);
+    tn_cc_on_loss(s.m, (int64_t)(s.t_ms * 1e6), false, 80000);
+    sim_round(&s, 80, true);
+    tn_cc_on_recovery_end(s.m, (int64_t)(s.t_ms * 1e6), false);
+    s.t_ms += 1;
+    sim_ack(&s, 80, false);
+    tn_cc_on_cut(s.m, first_cut);
+    sim_round(&s, 80, false);
+    tn_cc_on_loss(s.m, (int64_t)(s.t_ms * 1e6), false, 80000);
+    sim_round(&s, 30, true);   /* the pipe falls to 30 */
+    tn_cc_on_recovery_end(s.m, (int64_t)(s.t_ms * 1e6), false);
+    for (int r = 0; r < 12; r++)
+        sim_round(&s, 30, false);
+    double betas[2] = {first_cut, 30.0 / 80};
+    sim_classify(&s, inf, betas, 2);
+}
+
+START_TEST(test_no_decrease_at_a_slow_start_overshoot_not_cut)
+{
+    struct tn_tcp_infer inf;
+    overshoot_flow(&inf, 1.0);
+    ck_assert_msg(!strstr(inf.cc_evidence, "decrease 0."), "%s", inf.cc_evidence);
+    overshoot_flow(&inf, 0.5);
+    ck_assert_msg(strstr(inf.cc_evidence, "decrease 0.38"), "%s", inf.cc_evidence);
+}
+END_TEST
+
 /* BBR as Linux 6.x tcp_bbr.c sets its window, driven through tn_cc_bbr_ops as the replay's core
  * drives it (sk->flight is the flight after the sender answered the ACK, sk->delivered counts
  * each segment once, a loss is ssthresh then set_state(Recovery)).  MSS 1448, min RTT 20 ms. */
@@ -515,6 +649,8 @@ Suite *tn_infer_suite(void)
     tcase_add_test(tc, test_cwnd_limited_per_window_as_linux);
     tcase_add_test(tc, test_bbr_recovery_as_linux);
     tcase_add_test(tc, test_bbr_probe_bw_window_as_linux);
+    tcase_add_test(tc, test_probe_rtt_dip_over_several_rounds);
+    tcase_add_test(tc, test_no_decrease_at_a_slow_start_overshoot_not_cut);
     suite_add_tcase(s, tc);
     return s;
 }
