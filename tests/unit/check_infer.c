@@ -331,13 +331,22 @@ END_TEST
 /* Hybla's slow start adds 2^rho - 1 segments per ACK as tcp_hybla.c computes it: 2^min(rho's
  * integer part, 16) times fractions[eighths], less 128, in 1/128 segment; and hybla_init
  * clamps the window at 65535 segments.  By hand from that code: */
+/* A flavour's socket as the replay starts it: sk with the flavour's state in priv, zeroed and
+ * initialised by its init op. */
+static struct tn_cc_sock flavour_sock(const struct tn_cc_ops *ops, struct tn_cc_sock sk, void *priv)
+{
+    sk.priv = priv;
+    memset(priv, 0, ops->priv_size);
+    ops->init(&sk);
+    return sk;
+}
+
 static struct tn_cc_sock hybla_sock(double srtt_ms, void *priv)
 {
-    struct tn_cc_sock sk = {.cwnd = 10, .ssthresh = 1e9, .srtt_ms = srtt_ms, .rtt_ms = srtt_ms,
-                            .min_rtt_ms = srtt_ms, .mss = 1000, .priv = priv};
-    memset(priv, 0, tn_cc_hybla_ops.priv_size);
-    tn_cc_hybla_ops.init(&sk);
-    return sk;
+    return flavour_sock(&tn_cc_hybla_ops,
+                        (struct tn_cc_sock){.cwnd = 10, .ssthresh = 1e9, .srtt_ms = srtt_ms, .rtt_ms = srtt_ms,
+                                            .min_rtt_ms = srtt_ms, .mss = 1000},
+                        priv);
 }
 
 START_TEST(test_hybla_slow_start_as_linux)
@@ -448,6 +457,19 @@ static void sim_classify(struct sim *s, struct tn_tcp_infer *inf, double *betas,
     tn_cc_free(s->m);
 }
 
+/* Twelve rounds growing to 30 segments in flight, then the flight drained to 4 on one ACK, as
+ * ProbeRTT drains it (the sender sends nothing until it is 4). */
+static void sim_drain_to_four(struct sim *s)
+{
+    sim_start(s);
+    for (int r = 0; r < 12; r++)
+        sim_round(s, r < 2 ? 10 * (r + 2) : 30, false);
+    s->t_ms += 1;
+    s->una += 26000;
+    s->delivered += 26000;
+    sim_ack(s, 4, false);
+}
+
 /* ProbeRTT (tcp_bbr.c): the flight at bbr_cwnd_min_target, 4 segments, for
  * bbr_probe_rtt_mode_ms, 200 ms, and a round; at a 40 ms RTT its ACKs come 40 ms apart, the
  * rounds inside it are 4 segments, and the ACK after the 200 ms takes the flight back up.
@@ -455,14 +477,7 @@ static void sim_classify(struct sim *s, struct tn_tcp_infer *inf, double *betas,
 START_TEST(test_probe_rtt_dip_over_several_rounds)
 {
     struct sim s;
-    sim_start(&s);
-    for (int r = 0; r < 12; r++)
-        sim_round(&s, r < 2 ? 10 * (r + 2) : 30, false);
-    /* ProbeRTT: the flight drains to 4 on one ACK (the sender sends nothing until it is 4) */
-    s.t_ms += 1;
-    s.una += 26000;
-    s.delivered += 26000;
-    sim_ack(&s, 4, false);
+    sim_drain_to_four(&s);
     for (int r = 0; r < 6; r++)   /* 4 segments a round, 240 ms */
         sim_round(&s, r < 5 ? 4 : 30, false);
     for (int r = 0; r < 10; r++)
@@ -472,13 +487,7 @@ START_TEST(test_probe_rtt_dip_over_several_rounds)
     ck_assert_msg(strstr(inf.cc_evidence, "1 ProbeRTT dips"), "%s", inf.cc_evidence);
     /* the same flight of 4 followed by a silence of 230 ms (a tail loss and its retransmission
      * timeout, reno-smallq's sender) and an ACK that takes the flight up: no ACK clocked it */
-    sim_start(&s);
-    for (int r = 0; r < 12; r++)
-        sim_round(&s, r < 2 ? 10 * (r + 2) : 30, false);
-    s.t_ms += 1;
-    s.una += 26000;
-    s.delivered += 26000;
-    sim_ack(&s, 4, false);
+    sim_drain_to_four(&s);
     s.t_ms += 230;
     sim_ack(&s, 30, false);
     for (int r = 0; r < 10; r++)
@@ -554,11 +563,10 @@ static void bbr_ack(struct tn_cc_sock *sk, double t_ms, double delivered, double
 
 static struct tn_cc_sock bbr_sock(double cwnd, void *priv)
 {
-    struct tn_cc_sock sk = {.cwnd = cwnd, .ssthresh = INFINITY, .mss = 1448, .srtt_ms = -1, .rtt_ms = -1,
-                            .min_rtt_ms = -1, .priv = priv};
-    memset(priv, 0, tn_cc_bbr_ops.priv_size);
-    tn_cc_bbr_ops.init(&sk);
-    return sk;
+    return flavour_sock(&tn_cc_bbr_ops,
+                        (struct tn_cc_sock){.cwnd = cwnd, .ssthresh = INFINITY, .mss = 1448, .srtt_ms = -1,
+                                            .rtt_ms = -1, .min_rtt_ms = -1},
+                        priv);
 }
 
 /* bbr_set_cwnd_to_recover_or_restore in Startup (bw 0.5 segments/ms: target bdp ceil(0.5 x 20 x
