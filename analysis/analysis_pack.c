@@ -21,9 +21,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "analysis_int.h"
 
@@ -45,21 +42,6 @@ static void put_array(struct tn_packbuf *b, const void *v, size_t n, size_t elsz
 /* Bit j: word j of the 8 at p is not zero. */
 static unsigned nonzero8(const uint8_t *p)
 {
-#if defined(__SSE2__)
-    /* (a byte mask of the zero bytes, 16 at a time; a word is zero when its 8 bits are all
-     * set; the lowest bit of each byte's OR then gathered into one byte by a multiply) */
-    __m128i z = _mm_setzero_si128();
-    uint64_t zb = 0;
-    for (int q = 0; q < 4; q++)
-        zb |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16 * q)), z))
-              << (16 * q);
-    uint64_t nz = ~zb;
-    nz |= nz >> 4;
-    nz |= nz >> 2;
-    nz |= nz >> 1;
-    nz &= 0x0101010101010101ULL;
-    return (unsigned)((nz * 0x0102040810204080ULL) >> 56);
-#else
     unsigned m = 0;
     for (unsigned j = 0; j < 8; j++) {
         uint64_t x;
@@ -67,7 +49,6 @@ static unsigned nonzero8(const uint8_t *p)
         m |= (unsigned)(x != 0) << j;
     }
     return m;
-#endif
 }
 
 /* (written in place at the end of b, room made for every word; the bytes are the same as the
