@@ -1,106 +1,188 @@
 /* render_infer.c - the inference part of the long report (-l) for a TCP connection: vantage
- * point, RTT, retransmissions by cause, episodes, congestion-control flavor, rate limiter. */
-#include <inttypes.h>
-
+ * point, RTT, retransmissions by cause, episodes, congestion-control flavor, rate limiter.
+ * Lines are put together by render_line.h: a report of a million short connections has tens of
+ * millions of them. */
 #include "render.h"
+#include "render_line.h"
 
-static void stat_line(FILE *out, const char *label, const struct tn_stat *s)
+/* "       %-22s ": the start of every line of a sender's block */
+static void label(struct tn_line *l, const char *lbl)
 {
+    tn_line_mem(l, "       ", 7);
+    tn_line_pad(l, lbl, 22, 1);
+    tn_line_char(l, ' ');
+}
+
+static void stat_line(struct tn_line *l, const char *lbl, const struct tn_stat *s)
+{
+    label(l, lbl);
     if (!s->n) {
-        fprintf(out, "       %-22s -\n", label);
+        tn_line_mem(l, "-\n", 2);
         return;
     }
-    char x[4][TN_FIXED_LEN];   /* the numbers without printf's conversion: a line per sender */
-    fprintf(out, "       %-22s %s / %s / %s ms (stdev %s, %" PRIu64 " samples)\n", label, tn_fixed(x[0], s->min, 3),
-            tn_fixed(x[1], tn_stat_avg(s), 3), tn_fixed(x[2], s->max, 3), tn_fixed(x[3], tn_stat_stdev(s), 3), s->n);
+    tn_line_fixed(l, s->min, 3);
+    tn_line_mem(l, " / ", 3);
+    tn_line_fixed(l, tn_stat_avg(s), 3);
+    tn_line_mem(l, " / ", 3);
+    tn_line_fixed(l, s->max, 3);
+    tn_line_str(l, " ms (stdev ");
+    tn_line_fixed(l, tn_stat_stdev(s), 3);
+    tn_line_mem(l, ", ", 2);
+    tn_line_u64(l, s->n);
+    tn_line_str(l, " samples)\n");
 }
 
 /* The receiver's ACK policy for this data: segments per ACK (anywhere), the delayed-ACK timer
  * and quick-ACK phases (next to the receiver only). */
-static void ackpolicy_lines(FILE *out, const struct tn_ackpolicy *a)
+static void ackpolicy_lines(struct tn_line *l, const struct tn_ackpolicy *a)
 {
     if (!a->acks)
         return;
-    char x[TN_FIXED_LEN];
-    fprintf(out, "       %-22s %s data segments per ACK (ACKs of 1/2/3/4/5+: %" PRIu64 "/%" PRIu64
-                 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64 ", %" PRIu64 " in-order ACKs)\n",
-            "receiver ACKs:", tn_fixed(x, tn_ackpol_ratio(a), 2), a->per_ack[0], a->per_ack[1], a->per_ack[2],
-            a->per_ack[3], a->per_ack[4], a->acks);
+    label(l, "receiver ACKs:");
+    tn_line_fixed(l, tn_ackpol_ratio(a), 2);
+    tn_line_str(l, " data segments per ACK (ACKs of 1/2/3/4/5+: ");
+    for (int i = 0; i < 5; i++) {
+        if (i)
+            tn_line_char(l, '/');
+        tn_line_u64(l, a->per_ack[i]);
+    }
+    tn_line_mem(l, ", ", 2);
+    tn_line_u64(l, a->acks);
+    tn_line_str(l, " in-order ACKs)\n");
+    label(l, "delayed-ACK timer:");
     if (!a->delays_known) {
-        fprintf(out, "       %-22s not seen here (the monitor is not next to the receiver)\n",
-                "delayed-ACK timer:");
+        tn_line_str(l, "not seen here (the monitor is not next to the receiver)\n");
         return;
     }
-    if (a->delayed)
-        fprintf(out, "       %-22s %" PRIu64 " ACKs sent by it, %.1f-%.1f ms after their segment\n",
-                "delayed-ACK timer:", a->delayed, a->delack_min_ms, a->delack_max_ms);
-    else
-        fprintf(out, "       %-22s none fired\n", "delayed-ACK timer:");
-    fprintf(out, "       %-22s %" PRIu64 " phases, %" PRIu64 " ACKs of one segment each at once\n",
-            "quick-ACK:", a->quick_phases, a->quick_acks);
+    if (a->delayed) {
+        tn_line_u64(l, a->delayed);
+        tn_line_str(l, " ACKs sent by it, ");
+        tn_line_fixed(l, a->delack_min_ms, 1);
+        tn_line_char(l, '-');
+        tn_line_fixed(l, a->delack_max_ms, 1);
+        tn_line_str(l, " ms after their segment\n");
+    } else {
+        tn_line_str(l, "none fired\n");
+    }
+    label(l, "quick-ACK:");
+    tn_line_u64(l, a->quick_phases);
+    tn_line_str(l, " phases, ");
+    tn_line_u64(l, a->quick_acks);
+    tn_line_str(l, " ACKs of one segment each at once\n");
 }
 
-static void sender_block(FILE *out, const struct tn_conn *c, enum tn_dir d)
+static void sender_block(struct tn_line *l, const struct tn_conn *c, enum tn_dir d)
 {
     const struct tn_tcp_infer *f = &c->inf[d];
-    fprintf(out, "     %s sender:\n", d == TN_A2B ? "a->b" : "b->a");
-    stat_line(out, "RTT min/avg/max:", &f->rtt_ms);
-    stat_line(out, "RTT (timestamps):", &f->rtt_ts_ms);
-    fprintf(out, "       %-22s fast %" PRIu64 ", timeout %" PRIu64 ", other %" PRIu64
-                 "; spurious %" PRIu64 "\n",
-            "retransmissions:", f->rexmit[0], f->rexmit[1], f->rexmit[3], f->rexmit[2]);
-    fprintf(out, "       %-22s %" PRIu64 "\n", "lost before monitor:", f->loss_upstream);
-    if (f->capture_gaps)
-        fprintf(out, "       %-22s %" PRIu64 " hole%s, %" PRIu64 " B not captured (ACKed, or next to the "
-                     "sender): counts are lower bounds\n",
-                "capture gaps:", f->capture_gaps, f->capture_gaps == 1 ? "" : "s", f->capture_gap_bytes);
-    fprintf(out, "       %-22s fast recovery %" PRIu64 ", timeout %" PRIu64 ", zero window %" PRIu64
-                 ", idle %" PRIu64 "\n",
-            "episodes:", f->episodes_recovery, f->episodes_rto, f->episodes_zero_window,
-            f->episodes_idle);
-    if (f->slowstart_ended)
-        fprintf(out, "       %-22s %.3f s after the first packet\n", "slow start ended:",
-                (double)(f->slowstart_end_ns - tn_time_ns(c->first)) / 1e9);
-    char x[TN_FIXED_LEN];
-    fprintf(out, "       %-22s %s B\n", "max bytes in flight:", tn_fixed(x, f->max_inflight, 0));
-    if (f->flavor != TN_CC_UNKNOWN)
-        fprintf(out, "       %-22s %s (confidence %s)\n", "congestion control:", tn_cc_flavor_name(f->flavor),
-                tn_fixed(x, f->flavor_confidence, 2));
-    else
-        fprintf(out, "       %-22s unknown\n", "congestion control:");
-    if (f->cc_evidence[0])
-        fprintf(out, "       %-22s %s\n", "evidence:", f->cc_evidence);
-    if (f->pacing_bps > 0)
-        fprintf(out, "       %-22s pacing %.3f Mbit/s, bandwidth %.3f Mbit/s, min RTT %.1f ms, inflight cap %.0f B\n",
-                "model:", f->pacing_bps / 1e6, f->model_bw_bps / 1e6, f->model_min_rtt_ms, f->inflight_cap_bytes);
-    ackpolicy_lines(out, &f->ackpol);
+    tn_line_str(l, d == TN_A2B ? "     a->b sender:\n" : "     b->a sender:\n");
+    stat_line(l, "RTT min/avg/max:", &f->rtt_ms);
+    stat_line(l, "RTT (timestamps):", &f->rtt_ts_ms);
+    label(l, "retransmissions:");
+    tn_line_str(l, "fast ");
+    tn_line_u64(l, f->rexmit[0]);
+    tn_line_str(l, ", timeout ");
+    tn_line_u64(l, f->rexmit[1]);
+    tn_line_str(l, ", other ");
+    tn_line_u64(l, f->rexmit[3]);
+    tn_line_str(l, "; spurious ");
+    tn_line_u64(l, f->rexmit[2]);
+    tn_line_char(l, '\n');
+    label(l, "lost before monitor:");
+    tn_line_u64(l, f->loss_upstream);
+    tn_line_char(l, '\n');
+    if (f->capture_gaps) {
+        label(l, "capture gaps:");
+        tn_line_u64(l, f->capture_gaps);
+        tn_line_str(l, f->capture_gaps == 1 ? " hole, " : " holes, ");
+        tn_line_u64(l, f->capture_gap_bytes);
+        tn_line_str(l, " B not captured (ACKed, or next to the sender): counts are lower bounds\n");
+    }
+    label(l, "episodes:");
+    tn_line_str(l, "fast recovery ");
+    tn_line_u64(l, f->episodes_recovery);
+    tn_line_str(l, ", timeout ");
+    tn_line_u64(l, f->episodes_rto);
+    tn_line_str(l, ", zero window ");
+    tn_line_u64(l, f->episodes_zero_window);
+    tn_line_str(l, ", idle ");
+    tn_line_u64(l, f->episodes_idle);
+    tn_line_char(l, '\n');
+    if (f->slowstart_ended) {
+        label(l, "slow start ended:");
+        tn_line_fixed(l, (double)(f->slowstart_end_ns - tn_time_ns(c->first)) / 1e9, 3);
+        tn_line_str(l, " s after the first packet\n");
+    }
+    label(l, "max bytes in flight:");
+    tn_line_fixed(l, f->max_inflight, 0);
+    tn_line_str(l, " B\n");
+    label(l, "congestion control:");
+    if (f->flavor != TN_CC_UNKNOWN) {
+        tn_line_str(l, tn_cc_flavor_name(f->flavor));
+        tn_line_str(l, " (confidence ");
+        tn_line_fixed(l, f->flavor_confidence, 2);
+        tn_line_str(l, ")\n");
+    } else {
+        tn_line_str(l, "unknown\n");
+    }
+    if (f->cc_evidence[0]) {
+        label(l, "evidence:");
+        tn_line_str(l, f->cc_evidence);
+        tn_line_char(l, '\n');
+    }
+    if (f->pacing_bps > 0) {
+        label(l, "model:");
+        tn_line_str(l, "pacing ");
+        tn_line_fixed(l, f->pacing_bps / 1e6, 3);
+        tn_line_str(l, " Mbit/s, bandwidth ");
+        tn_line_fixed(l, f->model_bw_bps / 1e6, 3);
+        tn_line_str(l, " Mbit/s, min RTT ");
+        tn_line_fixed(l, f->model_min_rtt_ms, 1);
+        tn_line_str(l, " ms, inflight cap ");
+        tn_line_fixed(l, f->inflight_cap_bytes, 0);
+        tn_line_str(l, " B\n");
+    }
+    ackpolicy_lines(l, &f->ackpol);
     if (f->limiter != TN_LIM_UNKNOWN) {
-        fprintf(out, "       %-22s %s (", "rate limited by:", tn_limiter_name(f->limiter));
+        label(l, "rate limited by:");
+        tn_line_str(l, tn_limiter_name(f->limiter));
+        tn_line_mem(l, " (", 2);
         const char *sep = "";
-        for (int l = 1; l < TN_LIM_COUNT; l++) {
-            if (f->limiter_share[l] <= 0)
+        for (int k = 1; k < TN_LIM_COUNT; k++) {
+            if (f->limiter_share[k] <= 0)
                 continue;
-            fprintf(out, "%s%s %s%%", sep, tn_limiter_name((enum tn_limiter)l), tn_fixed(x, 100 * f->limiter_share[l], 0));
+            tn_line_str(l, sep);
+            tn_line_str(l, tn_limiter_name((enum tn_limiter)k));
+            tn_line_char(l, ' ');
+            tn_line_fixed(l, 100 * f->limiter_share[k], 0);
+            tn_line_char(l, '%');
             sep = ", ";
         }
-        fprintf(out, ")\n");
+        tn_line_mem(l, ")\n", 2);
     }
 }
 
 void tn_report_tcp_inference(FILE *out, const struct tn_conn *c)
 {
-    fprintf(out, "   inference:\n");
-    fprintf(out, "     vantage point:         %s", tn_vantage_name(c->vantage));
-    char x[3][TN_FIXED_LEN];
-    if (c->hs_rtt_ms >= 0)
-        fprintf(out, " (handshake rtt %s ms: monitor<->a %s ms, monitor<->b %s ms)", tn_fixed(x[0], c->hs_rtt_ms, 3),
-                tn_fixed(x[1], c->hs_half_ms[TN_A2B], 3), tn_fixed(x[2], c->hs_half_ms[TN_B2A], 3));
-    else
-        fprintf(out, " (handshake not seen)");
-    fputc('\n', out);
+    struct tn_line l;
+    tn_line_begin(&l, out);
+    tn_line_str(&l, "   inference:\n     vantage point:         ");
+    tn_line_str(&l, tn_vantage_name(c->vantage));
+    if (c->hs_rtt_ms >= 0) {
+        tn_line_str(&l, " (handshake rtt ");
+        tn_line_fixed(&l, c->hs_rtt_ms, 3);
+        tn_line_str(&l, " ms: monitor<->a ");
+        tn_line_fixed(&l, c->hs_half_ms[TN_A2B], 3);
+        tn_line_str(&l, " ms, monitor<->b ");
+        tn_line_fixed(&l, c->hs_half_ms[TN_B2A], 3);
+        tn_line_str(&l, " ms)");
+    } else {
+        tn_line_str(&l, " (handshake not seen)");
+    }
+    tn_line_char(&l, '\n');
     for (int d = 0; d < 2; d++) {
         const struct tn_tcp_infer *f = &c->inf[d];
         if (c->d[d].data_pkts || f->rexmit[0] + f->rexmit[1] + f->rexmit[3])   /* SYN/FIN resent */
-            sender_block(out, c, (enum tn_dir)d);
+            sender_block(&l, c, (enum tn_dir)d);
     }
+    tn_line_end(&l);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "render_line.h"
 #include "render_long_int.h"
 
 #define COLW 22
@@ -67,25 +68,46 @@ void tn_long_row_u(FILE *out, const char *label, uint64_t a, uint64_t b)
     tn_long_row_s(out, label, u64_str(x, a), u64_str(y, b));
 }
 
+/* "%u" / "-" into buf (at least 11 bytes), without snprintf: a report line per value */
+static const char *u32_into(char *buf, unsigned v)
+{
+    char t[11], *p = t + sizeof t;
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    size_t k = (size_t)(t + sizeof t - p);
+    memcpy(buf, p, k);
+    buf[k] = '\0';
+    return buf;
+}
+
+static const char *dash_into(char *buf)
+{
+    buf[0] = '-';
+    buf[1] = '\0';
+    return buf;
+}
+
 static const char *opt_str(char *buf, size_t len, bool seen, unsigned v)
 {
     if (seen)
-        snprintf(buf, len, "%u", v);
+        u32_into(buf, v);
     else
-        snprintf(buf, len, "-");
+        dash_into(buf);
     return buf;
 }
 
 static const char *seg_str(char *buf, size_t len, const struct tn_dir_stats *s, int which)
 {
     if (s->data_pkts == 0) {
-        snprintf(buf, len, "-");
+        dash_into(buf);
         return buf;
     }
     if (which == 0)
-        snprintf(buf, len, "%u", s->seg_min);
+        u32_into(buf, s->seg_min);
     else if (which == 1)
-        snprintf(buf, len, "%u", s->seg_max);
+        u32_into(buf, s->seg_max);
     else
         tn_fmt_fixed(buf, len, (double)s->data_bytes / (double)s->data_pkts, 0);
     return buf;
@@ -94,13 +116,13 @@ static const char *seg_str(char *buf, size_t len, const struct tn_dir_stats *s, 
 static const char *win_str(char *buf, size_t len, const struct tn_dir_stats *s, int which)
 {
     if (s->win_n == 0) {
-        snprintf(buf, len, "-");
+        dash_into(buf);
         return buf;
     }
     if (which == 0)
-        snprintf(buf, len, "%u", s->win_min);
+        u32_into(buf, s->win_min);
     else if (which == 1)
-        snprintf(buf, len, "%u", s->win_max);
+        u32_into(buf, s->win_max);
     else
         tn_fmt_fixed(buf, len, s->win_sum / (double)s->win_n, 0);
     return buf;
@@ -112,14 +134,14 @@ static const char *val_str(char *buf, size_t len, int decimals, bool have, doubl
     if (have)
         tn_fmt_fixed(buf, len, v, decimals);
     else
-        snprintf(buf, len, "-");
+        dash_into(buf);
     return buf;
 }
 
 static const char *time_str(char *buf, size_t len, const struct tn_dir_stats *s, bool last)
 {
     if (s->pkts == 0)
-        snprintf(buf, len, "-");
+        dash_into(buf);
     else
         tn_fmt_fixed(buf, len, tn_time_to_double(last ? s->last : s->first), 6);
     return buf;
@@ -250,19 +272,32 @@ static void dfcp_rows(FILE *out, const struct tn_conn *c)
 static void one_conn(FILE *out, const struct tn_conn *c, const struct tn_long_opts *lo)
 {
     char ab[80], bb[80];
-    fprintf(out, "================================\n");
-    fprintf(out, "%s connection %u:\n", c->proto == TN_PK_DFCP ? "DFCP" : "TCP", c->idx);
-    fprintf(out, "\thost a:        %s\n", tn_endpoint_str(&c->a, c->a_port, ab, sizeof ab));
-    fprintf(out, "\thost b:        %s\n", tn_endpoint_str(&c->b, c->b_port, bb, sizeof bb));
-    fprintf(out, "\tstate:         %s\n", tn_conn_state_name(tn_conn_state(c)));
-    fprintf(out, "\thandshake:     %s\n", c->handshake_seen ? "seen" : "not seen");
-    char x[TN_FIXED_LEN];
-    fprintf(out, "\tfirst packet:  %s\n", tn_fixed(x, tn_time_to_double(c->span_first), 6));
-    fprintf(out, "\tlast packet:   %s\n", tn_fixed(x, tn_time_to_double(c->span_last), 6));
-    fprintf(out, "\telapsed time:  %s s\n", tn_fixed(x, tn_time_diff(c->span_last, c->span_first), 6));
-    fprintf(out, "\ttotal packets: %" PRIu64 "\n", c->d[0].pkts + c->d[1].pkts);
-    fprintf(out, "\tanomalies:     %" PRIu64 "\n", c->anomalies);
-    fprintf(out, "   %-48s %s\n", "a->b:", "b->a:");
+    struct tn_line l;
+    tn_line_begin(&l, out);
+    tn_line_str(&l, c->proto == TN_PK_DFCP ? "================================\nDFCP connection "
+                                           : "================================\nTCP connection ");
+    tn_line_u64(&l, c->idx);
+    tn_line_str(&l, ":\n\thost a:        ");
+    tn_line_str(&l, tn_endpoint_str(&c->a, c->a_port, ab, sizeof ab));
+    tn_line_str(&l, "\n\thost b:        ");
+    tn_line_str(&l, tn_endpoint_str(&c->b, c->b_port, bb, sizeof bb));
+    tn_line_str(&l, "\n\tstate:         ");
+    tn_line_str(&l, tn_conn_state_name(tn_conn_state(c)));
+    tn_line_str(&l, c->handshake_seen ? "\n\thandshake:     seen\n\tfirst packet:  "
+                                      : "\n\thandshake:     not seen\n\tfirst packet:  ");
+    tn_line_fixed(&l, tn_time_to_double(c->span_first), 6);
+    tn_line_str(&l, "\n\tlast packet:   ");
+    tn_line_fixed(&l, tn_time_to_double(c->span_last), 6);
+    tn_line_str(&l, "\n\telapsed time:  ");
+    tn_line_fixed(&l, tn_time_diff(c->span_last, c->span_first), 6);
+    tn_line_str(&l, " s\n\ttotal packets: ");
+    tn_line_u64(&l, c->d[0].pkts + c->d[1].pkts);
+    tn_line_str(&l, "\n\tanomalies:     ");
+    tn_line_u64(&l, c->anomalies);
+    tn_line_str(&l, "\n   ");
+    tn_line_pad(&l, "a->b:", 48, 1);
+    tn_line_str(&l, " b->a:\n");
+    tn_line_end(&l);
     common_rows(out, c);
     if (c->proto == TN_PK_DFCP) {
         dfcp_rows(out, c);
