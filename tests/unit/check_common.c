@@ -1,5 +1,6 @@
 /* check_common.c - error buffer, growth helper, time stamps, addresses and TN_BUG_ON. */
 #include <check.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 
 #include "addr.h"
 #include "common.h"
+#include "render_line.h"
 
 START_TEST(test_err_set_returns_negative_code)
 {
@@ -54,6 +56,17 @@ START_TEST(test_addr_str)
     ck_assert_str_eq(tn_addr_str(&v6, ab, sizeof ab), "fe80::1");
     struct tn_addr v4 = {.family = 4, .a = {255, 255, 255, 255}};
     ck_assert_str_eq(tn_addr_str(&v4, ab, sizeof ab), "255.255.255.255");
+    /* the endpoint without printf: as "%s:%u" of inet_ntop's text, and a v6 one in brackets */
+    char eb[64], want[64];
+    const struct tn_addr v4s[] = {{.family = 4, .a = {0, 0, 0, 0}}, {.family = 4, .a = {10, 0, 0, 1}},
+                                  {.family = 4, .a = {192, 168, 100, 255}}, v4};
+    const uint16_t ports[] = {0, 9, 80, 10000, 65535};
+    for (size_t i = 0; i < sizeof v4s / sizeof v4s[0]; i++)
+        for (size_t k = 0; k < sizeof ports / sizeof ports[0]; k++) {
+            snprintf(want, sizeof want, "%s:%u", tn_addr_str(&v4s[i], ab, sizeof ab), ports[k]);
+            ck_assert_str_eq(tn_endpoint_str(&v4s[i], ports[k], eb, sizeof eb), want);
+        }
+    ck_assert_str_eq(tn_endpoint_str(&v6, 443, eb, sizeof eb), "[fe80::1]:443");
 }
 END_TEST
 
@@ -144,6 +157,52 @@ START_TEST(test_fmt_fixed_as_printf)
 }
 END_TEST
 
+/* A report line put together by render_line.h is what fprintf writes from the same pieces: padded
+ * both ways, numbers, a piece longer than the buffer, and lines that fill it many times. */
+START_TEST(test_line_as_fprintf)
+{
+    char *got = NULL, *want = NULL;
+    size_t ngot = 0, nwant = 0;
+    FILE *g = open_memstream(&got, &ngot), *w = open_memstream(&want, &nwant);
+    ck_assert(g && w);
+    char long_text[TN_LINE_BUF * 2 + 7];
+    memset(long_text, 'x', sizeof long_text - 1);
+    long_text[sizeof long_text - 1] = '\0';
+    struct tn_line l;
+    tn_line_begin(&l, g);
+    for (int i = 0; i < 300; i++) {
+        double v = i * 1.0005 - 17.25;
+        uint64_t u = (uint64_t)i * 0x9e3779b97f4a7c15u;
+        fprintf(w, "       %-22s %" PRIu64 " / %.3f|%*s|%c\n", i % 2 ? "RTT min/avg/max:" : "x", u, v, 9, "ab", 'z');
+        tn_line_mem(&l, "       ", 7);
+        tn_line_pad(&l, i % 2 ? "RTT min/avg/max:" : "x", 22, 1);
+        tn_line_char(&l, ' ');
+        tn_line_u64(&l, u);
+        tn_line_str(&l, " / ");
+        tn_line_fixed(&l, v, 3);
+        tn_line_char(&l, '|');
+        tn_line_pad(&l, "ab", 9, 0);
+        tn_line_char(&l, '|');
+        tn_line_char(&l, 'z');
+        tn_line_char(&l, '\n');
+        if (i == 150) {
+            fprintf(w, "%s %-3s\n", long_text, "wider than three");
+            tn_line_str(&l, long_text);
+            tn_line_char(&l, ' ');
+            tn_line_pad(&l, "wider than three", 3, 1);
+            tn_line_char(&l, '\n');
+        }
+    }
+    tn_line_end(&l);
+    fclose(g);
+    fclose(w);
+    ck_assert_uint_eq(ngot, nwant);
+    ck_assert(memcmp(got, want, nwant) == 0);
+    free(got);
+    free(want);
+}
+END_TEST
+
 Suite *tn_common_suite(void)
 {
     Suite *s = suite_create("common");
@@ -154,6 +213,7 @@ Suite *tn_common_suite(void)
     tcase_add_test(tc, test_addr_str);
     tcase_add_test(tc, test_bug_on);
     tcase_add_test(tc, test_fmt_fixed_as_printf);
+    tcase_add_test(tc, test_line_as_fprintf);
     suite_add_tcase(s, tc);
     return s;
 }
