@@ -583,6 +583,9 @@ static void ack_one(struct tn_cc_model *m, struct flavour_run *r, struct tn_cc_s
             sk->state = r->ended_state;
         if (segs > 0 && ops->pkts_acked)
             ops->pkts_acked(sk);
+        if (observed && sk->ss_exit_now)   /* HyStart under PRR (cc_cubic.c) */
+            note_ss_exit(m, r, a);
+        sk->ss_exit_now = false;
         sk->state = st;
         if (r->in_recovery)
             prr_ack(r, segs, pipe);

@@ -327,10 +327,10 @@ static void infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
     s->last_ack_ns = t;
     s->last_activity_pkt = p->num;
     b->sack = c->d[0].sack_ok && c->d[1].sack_ok;
-    int64_t newly_sacked = 0;
+    int64_t newly_sacked = 0, sacked_sent_ns = -1;
     if (p->tcp.opt.nsack) {
         struct tn_dsack ds;
-        newly_sacked = tn_sack_blocks(ctx, cp, sd, p, ack_rel, &ds);
+        newly_sacked = tn_sack_blocks(ctx, cp, sd, p, ack_rel, &ds, &sacked_sent_ns);
         if (ds.spurious && s->ep.tlp_end && ds.hi >= s->ep.tlp_end && ds.lo < s->ep.tlp_end)
             s->ep.tlp_dsack = true;
     }
@@ -351,13 +351,19 @@ static void infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
         on_dupack(ctx, cp, d, p, ack_rel);
     }
 
+    /* the congestion control's sample (Linux ca_rtt_us): the cumulative one, else the time
+     * since the latest segment this ACK newly SACKed was sent (tcp_clean_rtx_queue: last_sackt),
+     * so delay-based rules (HyStart, Vegas, BBR's min RTT) see the queue during a recovery too */
+    double ca_rtt = rtt;
+    if (ca_rtt < 0 && sacked_sent_ns >= 0)
+        ca_rtt = tn_ms_between(t, sacked_sent_ns) + tn_rtt_sender_half_ms(cp, sd);
     int64_t hi = c->d[sd].hi_rel;
     bool recovering = s->ep.now != TN_EP_NONE;
     tn_replay_push(ctx, cp, sd, &(struct tn_pending_ack){
         .t_ns = t,
         .acked = acked,
         .sacked = newly_sacked,
-        .rtt_ms = rtt,
+        .rtt_ms = ca_rtt,
         .una = b->una,
         /* without SACK each duplicate ACK is a segment delivered (Linux tcp_add_reno_sack),
          * and the ACK that advances delivers the rest (tcp_remove_reno_sacks) */

@@ -38,7 +38,7 @@ void tn_rtt_sent(struct tn_rtt *r, int64_t start, int64_t end, int64_t t)
         r->seg_n--;
     }
     unsigned i = (r->seg_head + r->seg_n) % r->seg_cap;
-    r->segs[i] = (struct tn_seg){start, end, t, false, 0, t};
+    r->segs[i] = (struct tn_seg){start, end, t, false, false, 0, t};
     r->seg_n++;
 }
 
@@ -74,6 +74,31 @@ void tn_rtt_sample(struct tn_rtt *r, double ms)
     }
     if (r->min_ms < 0 || ms < r->min_ms)
         r->min_ms = ms;
+}
+
+int64_t tn_rtt_sacked(struct tn_rtt *r, int64_t lo, int64_t hi)
+{
+    /* the ring is in sequence order: the first segment ending past lo, by bisection */
+    unsigned a = 0, b = r->seg_n;
+    while (a < b) {
+        unsigned mid = a + (b - a) / 2;
+        if (r->segs[(r->seg_head + mid) % r->seg_cap].end <= lo)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    int64_t last = -1;
+    for (unsigned k = a; k < r->seg_n; k++) {
+        struct tn_seg *g = &r->segs[(r->seg_head + k) % r->seg_cap];
+        if (g->start >= hi)
+            break;
+        if (g->start < lo || g->end > hi || g->sacked)
+            continue;   /* partly covered, or covered before */
+        g->sacked = true;
+        if (!g->rexmit && g->t_ns > last)
+            last = g->t_ns;
+    }
+    return last;
 }
 
 /* Pop the segments the ACK of [from, ack) covers; returns an RTT sample in ms, or -1 (none, or

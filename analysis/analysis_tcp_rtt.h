@@ -16,6 +16,7 @@ struct tn_seg {
     int64_t end;               /* relative sequence just past the segment */
     int64_t t_ns;              /* when it was (last) sent */
     bool rexmit;               /* sent more than once: no RTT sample from it */
+    bool sacked;               /* a SACK block covered it (timed once: tn_rtt_sacked) */
     uint16_t resent;           /* times sent again (tcptrace's "max # retrans") */
     int64_t last_tx_ns;        /* its latest transmission (t_ns until resent) */
 };
@@ -64,6 +65,11 @@ void tn_rtt_resent(struct tn_rtt *r, int64_t start, int64_t end, int64_t t, stru
 /* An ACK advancing from `from` to `ack` at t: the data -> ACK time in ms, or -1 (none, or
  * ambiguous; sacked_between: data in between was SACKed before); the timed segment's length in
  * *len, what it covered in *cv. */
+/* A SACK block [lo, hi): marks the timed segments inside it SACKed and returns when the latest
+ * sent of those it newly covers was sent, not counting retransmitted ones, or -1 (Linux
+ * tcp_sacktag_one's last_sackt: the ACK's RTT sample for the congestion control, ca_rtt_us,
+ * when no segment was cumulatively acknowledged). */
+int64_t tn_rtt_sacked(struct tn_rtt *r, int64_t lo, int64_t hi);
 double tn_rtt_acked(struct tn_rtt *r, int64_t from, int64_t ack, int64_t t, bool sacked_between,
                     int64_t *len, struct tn_ack_cover *cv);
 /* A round-trip sample into the estimator. */

@@ -83,13 +83,14 @@ static void dsack_check(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, en
 }
 
 int64_t tn_sack_blocks(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
-                       const struct tn_pkt *p, int64_t ack, struct tn_dsack *dsack)
+                       const struct tn_pkt *p, int64_t ack, struct tn_dsack *dsack, int64_t *sacked_sent_ns)
 {
     struct tn_scoreboard *b = &cp->dp[sd].snd->sb;
     const struct tn_dir_stats *ss = &cp->pub.d[sd];
     const struct tn_tcp_opts *o = &p->tcp.opt;
     int64_t newly = 0;
     *dsack = (struct tn_dsack){0};
+    *sacked_sent_ns = -1;
     for (unsigned i = 0; i < o->nsack; i++) {
         int64_t lo = tn_rel_seq(ss, o->sack[i].left), hi = tn_rel_seq(ss, o->sack[i].right);
         if (hi <= lo || hi - lo > (int64_t)1 << 30)
@@ -102,8 +103,12 @@ int64_t tn_sack_blocks(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enu
             }
             dsack_check(ctx, cp, sd, p, ack, lo, hi, lo2, hi2, o->nsack > 1, dsack);
         }
-        if (hi > b->una)
+        if (hi > b->una) {
             newly += tn_ranges_merge(&b->sacked, lo > b->una ? lo : b->una, hi);
+            int64_t sent = tn_rtt_sacked(&cp->dp[sd].snd->rtt, lo > b->una ? lo : b->una, hi);
+            if (sent > *sacked_sent_ns)
+                *sacked_sent_ns = sent;
+        }
     }
     return newly;
 }

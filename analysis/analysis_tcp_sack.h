@@ -38,8 +38,9 @@ int64_t tn_sack_pipe(const struct tn_scoreboard *b, int64_t hi, uint32_t mss, bo
 /* [lo, hi) was retransmitted at t (for D-SACK matching). */
 void tn_sack_resent(struct tn_scoreboard *b, int64_t lo, int64_t hi, int64_t t);
 /* The SACK blocks of an ACK of sender sd's data (cumulative ACK ack): the scoreboard takes them,
- * D-SACKs are told (events); returns the bytes newly SACKed. */
+ * D-SACKs are told (events); returns the bytes newly SACKed, and in *sacked_sent_ns when the
+ * latest segment sent once among those newly SACKed was sent (-1: none; tn_rtt_sacked). */
 int64_t tn_sack_blocks(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
-                       const struct tn_pkt *p, int64_t ack, struct tn_dsack *dsack);
+                       const struct tn_pkt *p, int64_t ack, struct tn_dsack *dsack, int64_t *sacked_sent_ns);
 
 #endif

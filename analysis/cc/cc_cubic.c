@@ -90,14 +90,21 @@ static double cubic_ssthresh(struct tn_cc_sock *sk)
     struct cubic *ca = TN_CC_PRIV(sk, struct cubic);
     ca->epoch_start = 0;
     ca->last_max = sk->cwnd < ca->last_max ? sk->cwnd * (1 + CUBIC_BETA) / 2 : sk->cwnd;
-    ca->found = true;   /* HyStart acts in the initial slow start only */
+    /* HyStart stays armed (found is cleared only by bictcp_reset): while PRR holds the window
+     * below the new ssthresh, or a restart after idle does, cubictcp_acked runs hystart_update
+     * again, and a delay rise then sets ssthresh to the window (a second cut) */
     return fmax(floor(sk->cwnd * CUBIC_BETA), 2);   /* (cwnd * 717) >> 10 */
 }
 
+/* cubictcp_state: a timeout (Loss) forgets everything, W_max included (bictcp_reset), and
+ * re-arms HyStart (bictcp_hystart_reset) */
 static void cubic_set_state(struct tn_cc_sock *sk, enum tn_ca_state st)
 {
-    if (st == TN_CA_LOSS)
-        TN_CC_PRIV(sk, struct cubic)->epoch_start = 0;
+    if (st != TN_CA_LOSS)
+        return;
+    struct cubic *ca = TN_CC_PRIV(sk, struct cubic);
+    *ca = (struct cubic){0};
+    cubic_init(sk);
 }
 
 /* cubictcp_cwnd_event: back from idle, shift the epoch so the window stays on its curve */
@@ -112,11 +119,16 @@ static void cubic_cwnd_event(struct tn_cc_sock *sk, enum tn_ca_event ev)
     }
 }
 
-/* hystart_update, on every ACK in slow start (Linux samples all of them, window-limited or
- * not) once the window is at least hystart_low_window. */
+/* hystart_update, on every ACK while the window is below ssthresh (Linux samples all of them,
+ * window-limited or not, in recovery too: cubictcp_acked tests tcp_in_slow_start only) once the
+ * window is at least hystart_low_window, until HyStart found its exit. */
 static void cubic_pkts_acked(struct tn_cc_sock *sk)
 {
     struct cubic *ca = TN_CC_PRIV(sk, struct cubic);
+    /* cubictcp_acked: "Discard delay samples right after fast recovery", for a second (HZ)
+     * after the epoch began */
+    if (ca->epoch_start && sk->now_ns - ca->epoch_start < 1000000000)
+        return;
     if (ca->found || !tn_cc_in_slow_start(sk) || sk->cwnd < HYSTART_LOW_WINDOW || sk->min_rtt_ms <= 0)
         return;
     if (ca->round != sk->round) {   /* bictcp_hystart_reset at the round's first ACK */

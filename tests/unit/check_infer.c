@@ -349,6 +349,74 @@ static struct tn_cc_sock hybla_sock(double srtt_ms, void *priv)
                         priv);
 }
 
+/* CUBIC's HyStart stays armed after a fast recovery (Linux: found is cleared only by
+ * bictcp_reset, at init and at a timeout), and cubictcp_acked runs hystart_update whenever the
+ * window is below ssthresh: under PRR after a loss too.  Nine RTT samples of a round at 80 ms
+ * over a 20 ms minimum (threshold clamp(20/8, 4, 16) = 4 ms) find the exit on the ninth
+ * (HYSTART_MIN_SAMPLES 8 counted first), and ssthresh becomes the window: 101 segments cut to
+ * (101 * 717) >> 10 = 70 at the loss, then 44 (the window PRR left).  After a timeout
+ * (cubictcp_state: Loss) HyStart is armed again. */
+static void cubic_round_of_delays(struct tn_cc_sock *sk, unsigned round, double rtt_ms, int n)
+{
+    sk->round = round;
+    sk->round_start_ns = sk->now_ns;
+    for (int i = 0; i < n; i++) {
+        sk->now_ns += 2000000;   /* ACKs 2 ms apart: no ACK train (1 ms) */
+        sk->rtt_ms = rtt_ms;
+        tn_cc_cubic_ops.pkts_acked(sk);
+    }
+}
+
+START_TEST(test_cubic_hystart_after_recovery_as_linux)
+{
+    void *priv = calloc(1, tn_cc_cubic_ops.priv_size);
+    struct tn_cc_sock sk = flavour_sock(&tn_cc_cubic_ops,
+                                        (struct tn_cc_sock){.cwnd = 101, .ssthresh = 1e9, .srtt_ms = 20, .rtt_ms = 20,
+                                                            .min_rtt_ms = 20, .mss = 1448, .now_ns = 1000000000},
+                                        priv);
+    sk.ssthresh = tn_cc_cubic_ops.ssthresh(&sk);
+    ck_assert_double_eq(sk.ssthresh, 70);
+    sk.state = TN_CA_RECOVERY;
+    sk.cwnd = 44;
+    cubic_round_of_delays(&sk, 5, 80, 8);
+    ck_assert_double_eq(sk.ssthresh, 70);   /* eight samples: counted, not judged */
+    cubic_round_of_delays(&sk, 5, 80, 1);
+    ck_assert_double_eq(sk.ssthresh, 44);
+    /* found: no second exit in a later round */
+    sk.cwnd = 30;
+    cubic_round_of_delays(&sk, 6, 80, 9);
+    ck_assert_double_eq(sk.ssthresh, 44);
+    /* a timeout re-arms it */
+    tn_cc_cubic_ops.set_state(&sk, TN_CA_LOSS);
+    sk.state = TN_CA_LOSS;
+    sk.cwnd = 20;
+    cubic_round_of_delays(&sk, 7, 80, 9);
+    ck_assert_double_eq(sk.ssthresh, 20);
+    free(priv);
+}
+END_TEST
+
+/* A SACK block times the segments it newly covers as Linux's tcp_sacktag_one does for the
+ * congestion control's sample (last_sackt): the latest sent of those sent once, whole inside
+ * the block; a segment covered before, cut by the block's edge or retransmitted gives none. */
+START_TEST(test_rtt_sacked_as_linux)
+{
+    struct tn_rtt r;
+    memset(&r, 0, sizeof r);
+    tn_rtt_init(&r);
+    for (int i = 0; i < 6; i++)   /* [0, 1000) at 1 ms, ..., [5000, 6000) at 6 ms */
+        tn_rtt_sent(&r, i * 1000, (i + 1) * 1000, (int64_t)(i + 1) * 1000000);
+    struct tn_tcp_infer inf;
+    memset(&inf, 0, sizeof inf);
+    tn_rtt_resent(&r, 4000, 5000, 9000000, &inf);            /* the fifth resent at 9 ms */
+    ck_assert_int_eq(tn_rtt_sacked(&r, 1000, 3000), 3000000);   /* second and third: the third's */
+    ck_assert_int_eq(tn_rtt_sacked(&r, 1000, 3000), -1);        /* again: nothing new */
+    ck_assert_int_eq(tn_rtt_sacked(&r, 3500, 5000), -1);        /* the fourth cut, the fifth resent */
+    ck_assert_int_eq(tn_rtt_sacked(&r, 3000, 6000), 6000000);   /* the fourth and the sixth */
+    tn_rtt_free(&r);
+}
+END_TEST
+
 START_TEST(test_hybla_slow_start_as_linux)
 {
     void *priv = calloc(1, tn_cc_hybla_ops.priv_size);
@@ -654,6 +722,8 @@ Suite *tn_infer_suite(void)
     tcase_add_test(tc, test_no_tail_loss_without_counting_ids);
     tcase_add_test(tc, test_no_rtt_sample_from_the_ack_of_a_filled_hole);
     tcase_add_test(tc, test_hybla_slow_start_as_linux);
+    tcase_add_test(tc, test_cubic_hystart_after_recovery_as_linux);
+    tcase_add_test(tc, test_rtt_sacked_as_linux);
     tcase_add_test(tc, test_cwnd_limited_per_window_as_linux);
     tcase_add_test(tc, test_bbr_recovery_as_linux);
     tcase_add_test(tc, test_bbr_probe_bw_window_as_linux);
