@@ -13,14 +13,25 @@ static const uint32_t pow10_u32[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 1
 
 size_t tn_fmt_fixed(char *buf, size_t len, double v, int prec)
 {
-    int e2;
-    double m = frexp(fabs(v), &e2);   /* |v| = m * 2^e2, 0.5 <= m < 1 */
-    /* the exact cases below: a finite value below 2^63, at most 9 decimals */
-    if (!isfinite(v) || prec < 0 || prec > 9 || e2 > 63 || len < 32)
+    if (!isfinite(v) || prec < 0 || prec > 9 || len < 32)
         return (size_t)snprintf(buf, len, "%.*f", prec, v);
-    /* |v| = mant * 2^e exactly, mant an integer of at most 53 bits */
-    uint64_t mant = (uint64_t)ldexp(m, 53);
-    int e = e2 - 53;
+    /* |v| = mant * 2^e exactly, mant an integer of at most 53 bits: from the IEEE 754 fields
+     * of a normal double (the implicit 1 and the biased exponent), else as frexp says (zero,
+     * subnormals) */
+    uint64_t bits, mant;
+    memcpy(&bits, &v, sizeof bits);
+    int biased = (int)(bits >> 52 & 0x7ff), e2, e;
+    if (biased != 0 && biased != 0x7ff) {
+        mant = (bits & ((UINT64_C(1) << 52) - 1)) | UINT64_C(1) << 52;
+        e2 = biased - 1022;   /* frexp's exponent: |v| = m * 2^e2, 0.5 <= m < 1 */
+    } else {
+        double m = frexp(fabs(v), &e2);
+        mant = (uint64_t)ldexp(m, 53);
+    }
+    e = e2 - 53;
+    /* the exact cases below: a finite value below 2^63, at most 9 decimals */
+    if (e2 > 63)
+        return (size_t)snprintf(buf, len, "%.*f", prec, v);
     /* n = |v| * 10^prec rounded to the nearest integer, ties to even: glibc rounds the exact
      * binary value so in the default rounding mode (C11 7.21.6.1 leaves it to the
      * implementation; glibc's printf_fp follows the current mode, round-to-nearest-even) */
@@ -37,8 +48,15 @@ size_t tn_fmt_fixed(char *buf, size_t len, double v, int prec)
         if (rest > half || (rest == half && (n & 1)))
             n++;
     }
-    uint64_t ip = (uint64_t)(n / pow10_u32[prec]);
-    uint32_t fp = (uint32_t)(n % pow10_u32[prec]);
+    uint64_t ip;
+    uint32_t fp;
+    if (n >> 64 == 0) {   /* the usual case: 64-bit division, not a 128-bit library call */
+        ip = (uint64_t)n / pow10_u32[prec];
+        fp = (uint32_t)((uint64_t)n % pow10_u32[prec]);
+    } else {
+        ip = (uint64_t)(n / pow10_u32[prec]);
+        fp = (uint32_t)(n % pow10_u32[prec]);
+    }
     char tmp[32];
     char *p = tmp + sizeof tmp;
     for (int i = 0; i < prec; i++, fp /= 10)
