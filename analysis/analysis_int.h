@@ -395,6 +395,9 @@ void tn_cc_record(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
 /* Choose the flavour, fill inf, and move the chosen flavour's series into the connection. */
 void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                   struct tn_cc_model *m, struct tn_tcp_infer *inf, double *betas, unsigned nbetas);
+/* the flavour whose replay is the window estimate, from the verdict and scores in inf: whether
+ * a decrease was seen, and ProbeRTT dips */
+enum tn_cc_flavor tn_cc_pick_estimate(const struct tn_tcp_infer *inf, bool decrease_seen, bool dips);
 
 /* Make room in a ring buffer of *cap elements holding n from head: doubles it (from 4) and
  * lays the elements out from index 0.  Returns false when cap is already max. */
