@@ -21,7 +21,12 @@ void tn_ep_end(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir
     tn_replay_episode_ended(&s->rp, ep->now, t);
     ep->now = TN_EP_NONE;
     s->sb.rexmit_out = 0;
-    s->sb.reno_sacked = 0;
+    /* Linux tcp_reset_reno_sack: a NewReno sender forgets its duplicate ACKs here.  A trace
+     * without options (ns-2) does not say whether the sender had SACK, whose scoreboard keeps
+     * the segments that reached the receiver until they are cumulatively ACKed (RFC 6675 §4,
+     * Linux sacked_out); the duplicate ACKs counted them, so they are kept (tn_sack_pipe) */
+    if (!tn_sack_unknown(&cp->pub))
+        s->sb.reno_sacked = 0;
 }
 
 static void start_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,

@@ -282,9 +282,12 @@ static double on_advance(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, e
         b->rexmit_out = b->rexmit_out > acked ? b->rexmit_out - acked : 0;
     b->dupacks = 0;
     /* Linux tcp_remove_reno_sacks: the first segment acknowledged is the retransmitted
-     * head, not a duplicate-ACKed one; outside recovery an advancing ACK clears them */
-    if (ep->now == TN_EP_NONE)
+     * head, not a duplicate-ACKed one; outside recovery an advancing ACK clears them, unless
+     * the sender may keep SACKed segments beyond a recovery (tn_ep_end) */
+    if (ep->now == TN_EP_NONE && !tn_sack_unknown(c))
         b->reno_sacked = 0;
+    else if (tn_sack_unknown(c) && b->una >= b->reno_hi)
+        b->reno_sacked = 0;   /* past all the data sent when the last dupack came */
     else
         b->reno_sacked = fmax(0, b->reno_sacked - fmax(0, (double)acked / s->mss - 1));
     if (ep->now != TN_EP_NONE && ack_rel >= ep->recovery_point)
@@ -308,8 +311,10 @@ static void on_dupack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
         b->asked_hi = c->d[sd].hi_rel;
     }
     double outstanding = (double)(c->d[sd].hi_rel - b->una) / s->mss;
-    if (!b->sack && b->reno_sacked + 1 < outstanding)
+    if (!b->sack && b->reno_sacked + 1 < outstanding) {
         b->reno_sacked += 1;
+        b->reno_hi = c->d[sd].hi_rel;
+    }
     tn_rec_event(ctx, c, d, TN_EV_DUPACK, p, (uint64_t)ack_rel, 0, "dupack #%u%s", b->dupacks,
                  p->tcp.opt.nsack ? " with sack" : "");
 }

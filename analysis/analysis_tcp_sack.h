@@ -19,6 +19,8 @@ struct tn_scoreboard {
     uint32_t dupacks;          /* consecutive duplicate ACKs */
     int64_t asked_lo, asked_hi;/* data the receiver asked for again with dupacks (a hole) */
     double reno_sacked;        /* without SACK: segments known to have left (one per dupack) */
+    int64_t reno_hi;           /* the highest data sent at the last duplicate ACK: all the
+                                * receiver can have SACKed lies below it */
     int64_t rexmit_out;        /* retransmitted bytes not yet acknowledged */
     struct tn_gap *rexmits;    /* [TN_REXMIT_RING] recent retransmitted ranges (D-SACK
                                 * matching), allocated at the first retransmission */
@@ -31,6 +33,11 @@ struct tn_dsack {
     int64_t lo, hi;
 };
 
+/* The trace carries no TCP options (ns-2): whether the sender had SACK is unknown. */
+static inline bool tn_sack_unknown(const struct tn_conn *c)
+{
+    return c->d[0].opts_unknown || c->d[1].opts_unknown;
+}
 void tn_sack_free(struct tn_scoreboard *b);
 int64_t tn_sack_bytes_above(const struct tn_scoreboard *b, int64_t above);
 /* Bytes in flight below hi as the sender sees them (RFC 6675 "pipe"). */
