@@ -25,7 +25,7 @@ void tn_ep_end(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir
      * without options (ns-2) does not say whether the sender had SACK, whose scoreboard keeps
      * the segments that reached the receiver until they are cumulatively ACKed (RFC 6675 §4,
      * Linux sacked_out); the duplicate ACKs counted them, so they are kept (tn_sack_pipe) */
-    if (!tn_sack_unknown(&cp->pub))
+    if (!s->sb.sack_unknown)
         s->sb.reno_sacked = 0;
 }
 
@@ -45,6 +45,14 @@ static void start_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, 
     ep->start_ns = t;
     ep->recovery_point = c->d[d].hi_rel;
     s->sb.rexmit_out = 0;
+    /* a timeout forgets what the duplicate ACKs counted, whether the sender had SACK or not
+     * (RFC 2018 §8: after a retransmit timeout the sender SHOULD turn off all SACKed bits, the
+     * receiver may have reneged; Linux tcp_enter_loss -> tcp_reset_reno_sack); where the trace
+     * does not say (tn_ep_end keeps them past a recovery), so does the monitor's count: the
+     * go-back-N after it resends data that had arrived, and each copy's duplicate ACK would
+     * count it again */
+    if (kind == TN_EP_RTO && s->sb.sack_unknown)
+        s->sb.reno_sacked = 0;
     if (kind == TN_EP_RECOVERY)
         inf->episodes_recovery++;
     else

@@ -284,9 +284,9 @@ static double on_advance(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, e
     /* Linux tcp_remove_reno_sacks: the first segment acknowledged is the retransmitted
      * head, not a duplicate-ACKed one; outside recovery an advancing ACK clears them, unless
      * the sender may keep SACKed segments beyond a recovery (tn_ep_end) */
-    if (ep->now == TN_EP_NONE && !tn_sack_unknown(c))
+    if (ep->now == TN_EP_NONE && !b->sack_unknown)
         b->reno_sacked = 0;
-    else if (tn_sack_unknown(c) && b->una >= b->reno_hi)
+    else if (b->sack_unknown && b->una >= b->reno_hi)
         b->reno_sacked = 0;   /* past all the data sent when the last dupack came */
     else
         b->reno_sacked = fmax(0, b->reno_sacked - fmax(0, (double)acked / s->mss - 1));
@@ -332,6 +332,7 @@ static void infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
     s->last_ack_ns = t;
     s->last_activity_pkt = p->num;
     b->sack = c->d[0].sack_ok && c->d[1].sack_ok;
+    b->sack_unknown = c->d[0].opts_unknown || c->d[1].opts_unknown;
     int64_t newly_sacked = 0, sacked_sent_ns = -1;
     if (p->tcp.opt.nsack) {
         struct tn_dsack ds;

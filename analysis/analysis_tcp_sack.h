@@ -16,6 +16,8 @@ struct tn_scoreboard {
     int64_t una;               /* cumulative ACK received (relative) */
     bool una_set;
     bool sack;                 /* SACK negotiated: the scoreboard counts; else dupacks do */
+    bool sack_unknown;         /* the trace carries no options (ns-2): whether the sender had
+                                * SACK is unknown, and its blocks are not seen */
     uint32_t dupacks;          /* consecutive duplicate ACKs */
     int64_t asked_lo, asked_hi;/* data the receiver asked for again with dupacks (a hole) */
     double reno_sacked;        /* without SACK: segments known to have left (one per dupack) */
@@ -33,11 +35,6 @@ struct tn_dsack {
     int64_t lo, hi;
 };
 
-/* The trace carries no TCP options (ns-2): whether the sender had SACK is unknown. */
-static inline bool tn_sack_unknown(const struct tn_conn *c)
-{
-    return c->d[0].opts_unknown || c->d[1].opts_unknown;
-}
 void tn_sack_free(struct tn_scoreboard *b);
 int64_t tn_sack_bytes_above(const struct tn_scoreboard *b, int64_t above);
 /* Bytes in flight below hi as the sender sees them (RFC 6675 "pipe"). */
