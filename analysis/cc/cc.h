@@ -88,8 +88,9 @@ struct tn_cc_ops {
     /* the model's estimates (Linux get_info, tcp_bbr_info): bottleneck bandwidth, min RTT */
     void (*get_info)(const struct tn_cc_sock *sk, double *bw_bps, double *min_rtt_ms);
     /* the ground truth the replay was checked against, NULL when not yet: a checked flavour is
-     * replayed from the start and its window can be the estimate (tn_cc_finish); the
-     * classifier names any flavour */
+     * replayed from the start, and its window is the estimate of a flow the classifier could
+     * not name (tn_cc_pick_estimate); the classifier names any flavour, and the named one's
+     * window is the estimate */
     const char *checked;
     /* the decrease (window after / before a loss) of another published version of the
      * flavour, 0 when none: the classifier takes the closer of the two */

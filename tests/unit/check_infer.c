@@ -3,6 +3,7 @@
  * reordering versus loss before the monitor. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@ static struct tn_analyzer *an;
 static uint64_t pktno;
 static uint16_t next_win;   /* advertised window of the next packet fed */
 static uint16_t client_id;  /* IPv4 ID of the client's next packet (0: IDs left 0) */
+static bool no_opts;        /* the packets carry no TCP options (an ns-2 trace) */
 
 static void setup(void)
 {
@@ -23,6 +25,7 @@ static void setup(void)
     pktno = 0;
     next_win = 65535;
     client_id = 0;
+    no_opts = false;
 }
 
 static void teardown(void)
@@ -40,6 +43,7 @@ static void feed(bool from_client, double t_ms, uint32_t seq, uint32_t ack, uint
     struct tn_pkt p = tn_test_tcp(from_client, seq, ack, flags, next_win, len, ns, ++pktno);
     if (opt)
         p.tcp.opt = *opt;
+    p.tcp.no_options = no_opts;
     if (from_client && client_id)
         p.ip_id = client_id++;
     tn_analyzer_add(an, &p, TN_DIS_OK, "test");
@@ -333,6 +337,55 @@ END_TEST
  * clamps the window at 65535 segments.  By hand from that code: */
 /* A flavour's socket as the replay starts it: sk with the flavour's state in priv, zeroed and
  * initialised by its init op. */
+/* A trace without options (ns-2) does not say whether the sender had SACK: the duplicate ACKs'
+ * count of segments that reached the receiver (one each, Linux tcp_add_reno_sack) is kept past
+ * the end of a recovery, as a SACK scoreboard keeps them (RFC 6675), where NewReno's is reset
+ * (tcp_reset_reno_sack).  Segments of 1460 bytes (the MSS taken without an MSS option); segment 2 is lost and its fast retransmission
+ * (at the third dupack, recovery point segment 14: 0-13 sent) arrives after 16-18, past
+ * the loss of 15.  Dupacks: 7 (segments 3-9) + 2 (10, 11) + 3 (12-14) + 3 (16-18) = 15; the ACK
+ * of segment 15 acknowledges 13 segments, the first of them the retransmitted one
+ * (tcp_remove_reno_sacks: 13 - 1 off), leaving 3 (16, 17, 18) at the receiver.  Sent: 0-26,
+ * so 27 - 15 = 12 segments are outstanding and the pipe is 12 - 3 = 9 (NewReno's: 12). */
+START_TEST(test_dupacks_kept_past_recovery_without_options)
+{
+    no_opts = true;
+    feed(true, 0, 100, 0, S, 0, NULL);
+    feed(false, 50, 900, 101, S | A, 0, NULL);
+    feed(true, 50.1, 101, 901, A, 0, NULL);
+#define SEG(k) (101 + 1460 * (uint32_t)(k))
+    for (int k = 0; k < 10; k++)
+        feed(true, 51 + 0.01 * k, SEG(k), 901, A, 1460, NULL);
+    feed(false, 101, 901, SEG(1), A, 0, NULL);
+    feed(true, 101.01, SEG(10), 901, A, 1460, NULL);
+    feed(false, 101.1, 901, SEG(2), A, 0, NULL);
+    feed(true, 101.11, SEG(11), 901, A, 1460, NULL);
+    for (int d = 1; d <= 7; d++) {   /* segments 3-9 arrive; new data 12-18 answers them */
+        feed(false, 101.1 + 0.1 * d, 901, SEG(2), A, 0, NULL);
+        if (d == 3)
+            feed(true, 101.1 + 0.1 * d + 0.005, SEG(2), 901, A, 1460, NULL);
+        feed(true, 101.1 + 0.1 * d + 0.01, SEG(11 + d), 901, A, 1460, NULL);
+    }
+    /* segments 10-14 and 16-18 arrive (15 was lost), each ACKed 50.05 ms after it was sent
+     * (the round trip: segment 0 sent at 51, ACKed at 101); new data 19-26 answers them */
+    const double sent_at[8] = {101.01, 101.11, 101.21, 101.31, 101.41, 101.61, 101.71, 101.81};
+    for (int i = 0; i < 8; i++) {
+        feed(false, sent_at[i] + 50.05, 901, SEG(2), A, 0, NULL);
+        feed(true, sent_at[i] + 50.06, SEG(19 + i), 901, A, 1460, NULL);
+    }
+    feed(false, 152, 901, SEG(15), A, 0, NULL);   /* the retransmission: 2-14 complete */
+    feed(false, 300, 901, SEG(15), A, 0, NULL);
+#undef SEG
+    const struct tn_conn *c = conn();
+    ck_assert_uint_eq(count_events(c, TN_EV_RECOVERY_END), 1);
+    const struct tn_series *fl = &c->series[TN_A2B][TN_SER_INFLIGHT];
+    double at = -1;
+    for (size_t i = 0; i < fl->n; i++)
+        if (fl->pts[i].t_ns == 1000000000000LL + 152000000LL)
+            at = fl->pts[i].v;
+    ck_assert_double_eq(at, 9 * 1460);
+}
+END_TEST
+
 /* Whose replay is the window estimate.  ns-2's Scalable over 50 Mbit/s x 40 ms x 200 packets
  * (tests/ns2/grade.sh): named scalable (0.92) with scores scalable 0.03, bic 0.12, bbr 0.14,
  * the flight after a recovery 0.44 x before; its own replay is 0.1% off ns-2's cwnd_, BBR's
@@ -760,6 +813,7 @@ Suite *tn_infer_suite(void)
     tcase_add_test(tc, test_probe_rtt_dip_over_several_rounds);
     tcase_add_test(tc, test_no_decrease_at_a_slow_start_overshoot_not_cut);
     tcase_add_test(tc, test_estimate_is_the_named_flavours_replay);
+    tcase_add_test(tc, test_dupacks_kept_past_recovery_without_options);
     suite_add_tcase(s, tc);
     return s;
 }
