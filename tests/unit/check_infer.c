@@ -386,6 +386,49 @@ START_TEST(test_dupacks_kept_past_recovery_without_options)
 }
 END_TEST
 
+/* ... and forgotten at a timeout (RFC 2018 §8, Linux tcp_enter_loss), where the go-back-N
+ * resends data that had arrived.  Segments of 1460 bytes; segment 2 is lost and so is its fast
+ * retransmission (third dupack), segment 12 too; dupacks: 7 (3-9) + 8 (10, 11, 13-18) = 15.
+ * 300 ms after the last ACK that advanced (RTO: the 200 ms floor) segment 2 is sent again, a
+ * timeout; its ACK reaches segment 12 (10 segments).  Outstanding 19 - 12 = 7 segments, the
+ * count forgotten: pipe 7 (kept through the timeout it would be 15 - 9 = 6 delivered, pipe 1). */
+START_TEST(test_dupacks_forgotten_at_a_timeout_without_options)
+{
+    no_opts = true;
+    feed(true, 0, 100, 0, S, 0, NULL);
+    feed(false, 50, 900, 101, S | A, 0, NULL);
+    feed(true, 50.1, 101, 901, A, 0, NULL);
+#define SEG(k) (101 + 1460 * (uint32_t)(k))
+    for (int k = 0; k < 10; k++)
+        feed(true, 51 + 0.01 * k, SEG(k), 901, A, 1460, NULL);
+    feed(false, 101, 901, SEG(1), A, 0, NULL);
+    feed(true, 101.01, SEG(10), 901, A, 1460, NULL);
+    feed(false, 101.1, 901, SEG(2), A, 0, NULL);
+    feed(true, 101.11, SEG(11), 901, A, 1460, NULL);
+    for (int d = 1; d <= 7; d++) {   /* segments 3-9 arrive; new data 12-18 answers them */
+        feed(false, 101.1 + 0.1 * d, 901, SEG(2), A, 0, NULL);
+        if (d == 3)
+            feed(true, 101.1 + 0.1 * d + 0.005, SEG(2), 901, A, 1460, NULL);
+        feed(true, 101.1 + 0.1 * d + 0.01, SEG(11 + d), 901, A, 1460, NULL);
+    }
+    const double sent_at[8] = {101.01, 101.11, 101.31, 101.41, 101.51, 101.61, 101.71, 101.81};
+    for (int i = 0; i < 8; i++)   /* 10, 11, 13-18 arrive; nothing more is sent */
+        feed(false, sent_at[i] + 50.05, 901, SEG(2), A, 0, NULL);
+    feed(true, 401.1, SEG(2), 901, A, 1460, NULL);   /* the timeout */
+    feed(false, 451.2, 901, SEG(12), A, 0, NULL);
+    feed(false, 700, 901, SEG(12), A, 0, NULL);
+#undef SEG
+    const struct tn_conn *c = conn();
+    ck_assert_uint_eq(count_events(c, TN_EV_RTO_START), 1);
+    const struct tn_series *fl = &c->series[TN_A2B][TN_SER_INFLIGHT];
+    double at = -1;
+    for (size_t i = 0; i < fl->n; i++)
+        if (fl->pts[i].t_ns == 1000000000000LL + 451200000LL)
+            at = fl->pts[i].v;
+    ck_assert_double_eq(at, 7 * 1460);
+}
+END_TEST
+
 /* Whose replay is the window estimate.  ns-2's Scalable over 50 Mbit/s x 40 ms x 200 packets
  * (tests/ns2/grade.sh): named scalable (0.92) with scores scalable 0.03, bic 0.12, bbr 0.14,
  * the flight after a recovery 0.44 x before; its own replay is 0.1% off ns-2's cwnd_, BBR's
@@ -814,6 +857,7 @@ Suite *tn_infer_suite(void)
     tcase_add_test(tc, test_no_decrease_at_a_slow_start_overshoot_not_cut);
     tcase_add_test(tc, test_estimate_is_the_named_flavours_replay);
     tcase_add_test(tc, test_dupacks_kept_past_recovery_without_options);
+    tcase_add_test(tc, test_dupacks_forgotten_at_a_timeout_without_options);
     suite_add_tcase(s, tc);
     return s;
 }
