@@ -364,6 +364,10 @@ struct tn_cc_ack {
     double flight_now;         /* pipe after this ACK */
     int64_t resent;            /* bytes the sender retransmitted in answer to it: what it
                                 * marked lost on it (Linux rs->losses), as far as it could send */
+    int64_t sent;              /* bytes it sent (new and again) since the ACK before: during a
+                                * reduction Linux counts them in prr_out */
+    bool legacy_recovery;      /* a trace without TCP options (ns-2's Linux 2.6.2x): recovery
+                                * without PRR's credit (prr_ack) */
     bool in_episode;           /* fast recovery or timeout recovery under way (after this ACK) */
     bool episode_ended;        /* this ACK ended one: its flight belongs to the episode */
     bool rwnd_limited;         /* the receiver's window bounded the flight */

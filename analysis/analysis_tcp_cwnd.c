@@ -63,7 +63,7 @@ struct flavour_run {
     struct tn_cc_sock sk;
     bool in_recovery;          /* fast recovery under way (PRR) */
     enum tn_ca_state ended_state;   /* the state the last episode ended, for its last ACK */
-    double recover_fs, prr_delivered;
+    double recover_fs, prr_delivered, prr_out;
     double *flights;           /* the flight at each ACK the replay is fitted on, segments */
     size_t nfl, cap_fl;
     double *beta;              /* cwnd after / flight before each fast recovery, as replayed */
@@ -89,6 +89,8 @@ struct flavour_run {
 /* What the core worked out from one ACK, the same for every flavour. */
 struct ack_ctx {
     double segs, flight, pipe;
+    double newly;              /* segments newly delivered (Linux tp->delivered's step: without
+                                * SACK a duplicate ACK is one, tcp_add_reno_sack) */
     double min_rtt_ms, srtt_ms, delivered, rate;
     unsigned round;
     int64_t round_start_ns;
@@ -317,18 +319,48 @@ static void note_ss_exit(struct tn_cc_model *m, struct flavour_run *r, const str
     }
 }
 
-/* Proportional rate reduction (RFC 6937): during recovery the window follows the pipe, sending
- * ssthresh/recover_fs of what is delivered until the pipe falls to ssthresh. */
-static void prr_ack(struct flavour_run *r, double delivered, double pipe)
+/* Proportional rate reduction as Linux's tcp_cwnd_reduction (3.2 on; RFC 6937): cwnd = pipe +
+ * sndcnt, where above ssthresh sndcnt is ssthresh/prior_cwnd of all delivered since the
+ * recovery began less all sent since (prr_out), and at or below it what was delivered and not
+ * yet sent again, at least this ACK's, one more when the cumulative ACK advanced and nothing
+ * was newly lost (PRR-SSRB), at most what takes the pipe to ssthresh.  Sends short of sndcnt
+ * (the receiver's window, the application) leave their credit: with the flight held by the
+ * receiver's window the window stays where it was (dumbbell-cubic-oldrcv's second flow:
+ * tcp_probe 41 through its recovery, where the replay went from 41 to 3), and a pipe emptied
+ * by a burst of losses is refilled up to ssthresh within the recovery (cubic-bdp-owd40: 434
+ * -> 580).  An ACK that delivers nothing leaves the window.
+ * A trace without TCP options is ns-2's, whose Agent/TCP/Linux runs Linux 2.6.2x's recovery
+ * (rate halving, tcp_moderate_cwnd to the flight: no PRR, no credit): there the window
+ * follows the pipe, ssthresh/RecoverFS of each ACK's delivery above ssthresh, and one
+ * segment more than delivered below it. */
+static void prr_ack(struct flavour_run *r, const struct tn_cc_ack *a, double delivered, double pipe)
 {
     struct tn_cc_sock *sk = &r->sk;
-    r->prr_delivered += delivered;
     double snd;
-    if (pipe > sk->ssthresh)
-        snd = delivered * sk->ssthresh / (r->recover_fs > 0 ? r->recover_fs : sk->prior_cwnd);
-    else
-        snd = fmin(sk->ssthresh - pipe, delivered + 1);
-    double w = pipe + (snd > 0 ? snd : 0);
+    if (a->legacy_recovery) {
+        if (pipe > sk->ssthresh)
+            snd = delivered * sk->ssthresh / (r->recover_fs > 0 ? r->recover_fs : sk->prior_cwnd);
+        else
+            snd = fmin(sk->ssthresh - pipe, delivered + 1);
+        double w = pipe + (snd > 0 ? snd : 0);
+        sk->cwnd = w < 1 ? 1 : w;
+        return;
+    }
+    if (delivered <= 0)
+        return;
+    r->prr_delivered += delivered;
+    double prior = sk->prior_cwnd > 0 ? sk->prior_cwnd : sk->cwnd;
+    double delta = sk->ssthresh - pipe;
+    if (delta < 0) {
+        snd = ceil(sk->ssthresh * r->prr_delivered / prior) - r->prr_out;
+    } else {
+        snd = fmax(r->prr_delivered - r->prr_out, delivered);
+        if (a->acked > 0 && a->resent == 0)   /* FLAG_SND_UNA_ADVANCED && !newly_lost */
+            snd += 1;
+        snd = fmin(delta, snd);
+    }
+    snd = fmax(snd, r->prr_out > 0 ? 0 : 1);   /* the fast retransmit on entering */
+    double w = pipe + snd;
     sk->cwnd = w < 1 ? 1 : w;
 }
 
@@ -587,13 +619,15 @@ static void ack_one(struct tn_cc_model *m, struct flavour_run *r, struct tn_cc_s
             note_ss_exit(m, r, a);
         sk->ss_exit_now = false;
         sk->state = st;
-        if (r->in_recovery)
-            prr_ack(r, segs, pipe);
+        if (r->in_recovery) {
+            r->prr_out += (double)a->sent / m->mss;   /* the sends before this ACK */
+            prr_ack(r, a, a->legacy_recovery ? segs : x->newly, pipe);
+        }
         return;   /* after an episode: the flight before this ACK was shaped by it */
     }
     /* Linux grows the window only when it limits the sender: tcp_is_cwnd_limited, on the
      * record of the sends before this ACK (cwnd_validate) */
-    bool cwnd_limited = !a->rwnd_limited && is_cwnd_limited(&r->use, sk);
+    bool cwnd_limited = is_cwnd_limited(&r->use, sk);
     if (observed)
         r->ol_limited = !a->rwnd_limited && is_cwnd_limited(&r->use_ol, sk);
     else   /* the copy grows where the sender was window-limited, whatever its own window */
@@ -717,7 +751,7 @@ static void run_loss(struct flavour_run *r, int64_t t_ns, bool timeout, double f
         sk->prior_cwnd = sk->cwnd;
         sk->ssthresh = r->ops->ssthresh(sk);
         r->recover_fs = fl > 0 ? fl : sk->cwnd;
-        r->prr_delivered = 0;
+        r->prr_delivered = r->prr_out = 0;
         sk->cwnd_cnt = 0;   /* tcp_init_cwnd_reduction */
     }
     if (timeout) {
@@ -926,6 +960,7 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     }
     /* delivered: each segment once (a SACKed one is not counted again when the cumulative
      * ACK passes it), as Linux's tp->delivered that BBR's rate samples use */
+    x->newly = fmax(0, (double)a->delivered / m->mss - m->delivered);
     m->delivered = fmax(m->delivered, (double)a->delivered / m->mss);
     unsigned round_before = m->round;
     bool round_ended = next_round(m, a, a->snd_nxt - (int64_t)a->flight_now);

@@ -224,6 +224,15 @@ void tn_ep_idle_check(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
      * it is what lies below its start) */
     if (!s->last_send_ns || !s->sb.una_set || s->sb.una < start)
         return;   /* something was outstanding: not idle */
+    /* Linux tells the flavour it transmits again (CA_EVENT_TX_START) when it sends with
+     * nothing in flight (tcp_event_data_sent: tcp_packets_in_flight(tp) == 0), that is after it
+     * processed the ACK that covered all it had sent.  Away from the sender that ACK passed the
+     * monitor (at last_progress_ns) a monitor -> sender -> monitor round trip before any data
+     * sent after it can pass the monitor: a segment sooner was sent with that ACK still on its
+     * way (a receiver-side monitor sees "nothing outstanding" between almost every two
+     * segments, gaps the sender never had). */
+    if (t - s->last_progress_ns < tn_replay_reaction_ns(cp, d))
+        return;
     int64_t since = s->last_send_ns > s->last_ack_ns ? s->last_send_ns : s->last_ack_ns;
     double idle = tn_ms_between(t, since);
     double thresh = tn_rtt_rto_ms(&s->rtt);
@@ -233,6 +242,7 @@ void tn_ep_idle_check(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
      * has reacted to first (it restarts at this send, after them: tcp_write_xmit ->
      * tcp_slow_start_after_idle_check), not after the restart as slow-start ACKs */
     tn_replay_advance(ctx, cp, d, t);
+    s->ep.tx_starts++;
     tn_cc_on_idle(s->models, t, tn_ms_between(t, s->last_send_ns), thresh);
     if (idle < thresh)
         return;

@@ -20,6 +20,7 @@ struct tn_episodes {
     int64_t last_head_rexmit_start;
     int64_t tlp_end;           /* snd_nxt when a probe was retransmitted, awaiting an ACK beyond (0: none) */
     bool tlp_dsack;            /* a D-SACK said the probe was not needed */
+    unsigned tx_starts;        /* sends with nothing in flight (CA_EVENT_TX_START told) */
 };
 
 /* End sender d's episode at t; pd is the direction of the packet p that ends it. */

@@ -175,9 +175,9 @@ static void infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enu
     if (!s->first_send_ns)
         s->first_send_ns = t;
     tn_replay_advance(ctx, cp, d, t);
-    int64_t flight = tn_replay_known_pipe(&s->rp, cp->pub.d[d].hi_rel);
+    int64_t flight = tn_replay_send_pipe(cp, d, cp->pub.d[d].hi_rel, t);
     bool resent = si->cls == TN_SEG_REXMIT || si->cls == TN_SEG_FILL;
-    tn_replay_sent(&s->rp, flight, si->cls == TN_SEG_NEW, resent ? si->end - si->start : 0);
+    tn_replay_sent(&s->rp, flight, si->cls == TN_SEG_NEW, si->end - si->start, resent ? si->end - si->start : 0);
     if ((double)flight > cp->pub.inf[d].max_inflight)
         cp->pub.inf[d].max_inflight = (double)flight;
 }

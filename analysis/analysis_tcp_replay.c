@@ -23,9 +23,34 @@ int64_t tn_replay_known_pipe(const struct tn_replay *r, int64_t hi)
     return p < 0 ? 0 : p;
 }
 
-void tn_replay_sent(struct tn_replay *r, int64_t flight, bool new_data, int64_t resent)
+/* A sender sends while its pipe is below its window, the pipe of the ACKs it has processed:
+ * those the monitor saw a reaction time or more before the send arrived (Linux tcp_write_xmit
+ * after tcp_ack on the ACK that released it).  The ACKs not yet handed to the models count
+ * too: an ACK is handed over only when the next one's window opens, and the sends it released
+ * came before that; measured against the ACK before it, each send's flight was that ACK's
+ * advance too large, one to two segments on every ACK (reno-smallq's sender: a flight of 11
+ * at the kernel's window of 9, so the replay's window stood two segments above it). */
+int64_t tn_replay_send_pipe(const struct tn_conn_priv *cp, enum tn_dir sd, int64_t hi, int64_t t)
+{
+    const struct tn_replay *r = &cp->dp[sd].snd->rp;
+    int64_t h = tn_replay_reaction_ns(cp, sd);
+    const struct tn_pending_ack *last = NULL;
+    for (unsigned i = 0; i < r->pend_n; i++) {
+        const struct tn_pending_ack *pa = &r->pend[(r->pend_head + i) % r->pend_cap];
+        if (pa->t_ns + h > t)
+            break;
+        last = pa;
+    }
+    if (!last)
+        return tn_replay_known_pipe(r, hi);
+    int64_t p = hi - last->una - last->adj;
+    return p < 0 ? 0 : p;
+}
+
+void tn_replay_sent(struct tn_replay *r, int64_t flight, bool new_data, int64_t len, int64_t resent)
 {
     r->resent += resent;
+    r->sent += len;
     if (flight > r->flight_max)
         r->flight_max = flight;
     if (new_data && flight > r->sent_flight_max)
@@ -75,7 +100,7 @@ void tn_replay_limiters(const struct tn_replay *r, struct tn_tcp_infer *inf)
 
 /* Round trip from the monitor to the sender and back, in ns: how long after an ACK passes the
  * monitor the data it releases passes it (0 next to the sender). */
-static int64_t reaction_ns(const struct tn_conn_priv *cp, enum tn_dir sd)
+int64_t tn_replay_reaction_ns(const struct tn_conn_priv *cp, enum tn_dir sd)
 {
     /* Next to the sender it reacts at once: echo times there are the sender's own few
      * microseconds.  Unless the echoes say otherwise: a monitor after a router's queue (say on
@@ -89,6 +114,22 @@ static int64_t reaction_ns(const struct tn_conn_priv *cp, enum tn_dir sd)
     if (cp->pub.vantage == near_sender)
         return echoes && s->rtt.half_low > QUEUE_BEHIND_MS ? (int64_t)(s->rtt.half_low * 1e6) : 0;
     return (int64_t)(tn_rtt_sender_half_ms(cp, sd) * 1e6);
+}
+
+/* From the monitor to the sender, in ns: when the sender processes an ACK the monitor saw.
+ * Half the least echo time (the handshake's without echoes): the paths' own delays, taken
+ * alike both ways.  The rest of the reaction time is a queue on the data's way, not the ACKs'
+ * (the bottleneck queues the data of a one-way transfer; its ACKs cross it empty): the data an
+ * ACK releases waits in it, the ACK does not.  Half the smoothed echo time put the sender's
+ * processing half that queue late: on dumbbell-cubic-rtt's receiver (min RTT 10 ms, srtt 69 ms
+ * in the first recovery) the replay's PRR began 30 ms after the kernel's (tcp_probe). */
+static int64_t to_sender_ns(const struct tn_conn_priv *cp, enum tn_dir sd)
+{
+    int64_t h = tn_replay_reaction_ns(cp, sd);
+    const struct tn_sender *s = cp->dp[sd].snd;
+    if (h > 0 && s->rtt.half_init && s->rtt.half_min_ms * 1e6 < (double)h)
+        h = (int64_t)(s->rtt.half_min_ms * 1e6);
+    return h / 2;
 }
 
 /* The ACK's reaction window is over: the models see it with the flight of the window before. */
@@ -106,10 +147,9 @@ static void resolve(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
     int64_t flight = tn_replay_known_pipe(r, hi);
     r->flight_max = flight;
     r->sent_flight_max = 0;
-    int64_t resent = r->resent;
-    r->resent = 0;
-    /* the sender processed it half the monitor <-> sender round trip after the monitor saw it */
-    int64_t at = pa->t_ns + reaction_ns(cp, sd) / 2;
+    int64_t resent = r->resent, sent = r->sent;
+    r->resent = r->sent = 0;
+    int64_t at = pa->t_ns + to_sender_ns(cp, sd);
     if (pa->ends)
         tn_cc_on_recovery_end(s->models, at, pa->ends == TN_EP_RTO);
     struct tn_cc_ack ca = {
@@ -125,6 +165,8 @@ static void resolve(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
         .sent_flight_max = (double)sent_flight_max,
         .flight_now = (double)flight,
         .resent = resent,
+        .sent = sent,
+        .legacy_recovery = c->d[sd].opts_unknown,
         .in_episode = pa->in_episode,
         .episode_ended = pa->episode_ended,
         .rwnd_limited = s->rwnd && (double)flight_max + s->mss > (double)s->rwnd,
@@ -158,7 +200,7 @@ static struct tn_pending_ack pop(struct tn_replay *r)
 void tn_replay_advance(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd, int64_t t)
 {
     struct tn_replay *r = &cp->dp[sd].snd->rp;
-    int64_t h = reaction_ns(cp, sd);
+    int64_t h = tn_replay_reaction_ns(cp, sd);
     while (r->pend_n) {
         const struct tn_pending_ack *next =
             r->pend_n > 1 ? &r->pend[(r->pend_head + 1) % r->pend_cap] : NULL;

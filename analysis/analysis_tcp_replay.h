@@ -38,6 +38,7 @@ struct tn_replay {
     int64_t flight_max;        /* highest pipe in the current reaction window */
     int64_t sent_flight_max;   /* highest pipe right after a new segment in it (0: none) */
     int64_t resent;            /* bytes retransmitted in it */
+    int64_t sent;              /* bytes sent in it, new and again */
     uint8_t ends_pending;      /* the episode the ACK being read ended (tn_pending_ack.ends) */
     double beta_before;        /* flight when the current fast recovery began (segments) */
     bool beta_pending;         /* waiting for the first flight after that recovery */
@@ -52,12 +53,18 @@ struct tn_replay {
 void tn_replay_free(struct tn_replay *r);
 /* The pipe as the sender sees it below hi: the scoreboard of the last ACK it has processed. */
 int64_t tn_replay_known_pipe(const struct tn_replay *r, int64_t hi);
-/* Sender sd sent data at the monitor: its flight now is flight (new: new data; resent: bytes
- * of a retransmission, or of a hole filled at a monitor after the loss, 0 otherwise). */
-void tn_replay_sent(struct tn_replay *r, int64_t flight, bool new_data, int64_t resent);
+/* Sender sd sent len bytes at the monitor: its flight now is flight (new: new data; resent:
+ * bytes of a retransmission, or of a hole filled at a monitor after the loss, 0 otherwise). */
+/* The pipe after a send at t reaching hi, against the last ACK the sender had processed when
+ * it sent (seen at the monitor a reaction time before t), resolved to the models or not. */
+int64_t tn_replay_send_pipe(const struct tn_conn_priv *cp, enum tn_dir sd, int64_t hi, int64_t t);
+void tn_replay_sent(struct tn_replay *r, int64_t flight, bool new_data, int64_t len, int64_t resent);
 /* An ACK of sender sd's data; takes pa->ends from ends_pending. */
 void tn_replay_push(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
                     struct tn_pending_ack *pa);
+/* Round trip from the monitor to sender sd and back, in ns: how long after an ACK passes the
+ * monitor the data it releases passes it (0 next to the sender). */
+int64_t tn_replay_reaction_ns(const struct tn_conn_priv *cp, enum tn_dir sd);
 /* Resolve every ACK whose reaction window has begun to close by time t (INT64_MAX: all). */
 void tn_replay_advance(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd, int64_t t);
 /* An episode of kind ep ended at t, seen at the monitor: the models end it when the sender

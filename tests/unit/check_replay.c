@@ -1,0 +1,185 @@
+/* check_replay.c - the window replay away from the sender (analysis_tcp_replay.c and the
+ * idle check of analysis_tcp_episode.c): when the sender processed an ACK the monitor saw, and
+ * when it sent with nothing in flight.  Hand-built packets at a monitor next to the receiver. */
+#include <check.h>
+#include <math.h>
+
+#include "analysis.h"
+#include "analysis_int.h"
+#include "cc/cc.h"
+#include "tcp_pkt_helper.h"
+
+static struct tn_analyzer *an;
+static uint64_t pktno;
+
+static void setup(void)
+{
+    struct tn_analysis_cfg cfg = {.record_events = true, .record_series = true};
+    an = tn_analyzer_new(&cfg);
+    pktno = 0;
+}
+
+static void teardown(void)
+{
+    tn_analyzer_free(an);
+}
+
+enum { S = TN_TCP_SYN, A = TN_TCP_ACK };
+
+/* Client 10.0.0.1:40000 sends to server 10.0.0.2:80; t in ms from 1000 s; tsval 0: no
+ * timestamps. */
+static void feed(bool from_client, double t_ms, uint32_t seq, uint32_t ack, uint8_t flags, uint32_t len,
+                 uint32_t tsval, uint32_t tsecr)
+{
+    int64_t ns = 1000000000000LL + (int64_t)(t_ms * 1e6);
+    struct tn_pkt p = tn_test_tcp(from_client, seq, ack, flags, 65535, len, ns, ++pktno);
+    if (tsval) {
+        p.tcp.opt.has_ts = true;
+        p.tcp.opt.ts_val = tsval;
+        p.tcp.opt.ts_ecr = tsecr;
+    }
+    if (flags & S) {
+        p.tcp.opt.has_mss = true;
+        p.tcp.opt.mss = 1000;
+    }
+    tn_analyzer_add(an, &p, TN_DIS_OK, "test");
+}
+
+static double ms_of(int64_t ns)
+{
+    return (double)(ns - 1000000000000LL) / 1e6;
+}
+
+/* Handshake next to the server (the receiver): SYN-ACK 0.1 ms after the SYN, the client's ACK
+ * 20 ms after it (the monitor <-> client round trip). */
+static void handshake_near_server(bool ts)
+{
+    feed(true, 0, 100, 0, S, 0, ts ? 1 : 0, 0);
+    feed(false, 0.1, 900, 101, S | A, 0, ts ? 1000 : 0, ts ? 1 : 0);
+    feed(true, 20.1, 101, 901, A, 0, ts ? 21 : 0, ts ? 1000 : 0);
+}
+
+/* The sender processes an ACK one monitor -> sender trip after the monitor saw it, and that trip
+ * is half the least echo time: a queue on the data's way (here 40 ms: echo 60 ms where the
+ * path takes 20) delays the data an ACK releases, not the ACK.  The echo times are 20 ms
+ * (handshake, and the ACK at 30.5 echoed at 50.5) and 60 ms (ACK at 51, echoed at 111); so
+ * the last ACK, seen at 111.5 ms, reached the sender at 111.5 + 20 / 2 = 121.5 ms.  (Half the
+ * smoothed echo time, 20 x 7/8 + 60 / 8 = 25 ms, would put it at 124.0 ms.) */
+START_TEST(test_sender_processes_ack_half_the_least_echo_later)
+{
+    handshake_near_server(true);
+    feed(true, 30, 101, 901, A, 1000, 30, 1000);
+    feed(false, 30.5, 901, 1101, A, 0, 2000, 30);
+    feed(true, 50.5, 1101, 901, A, 1000, 50, 2000);
+    feed(true, 50.5, 2101, 901, A, 1000, 50, 2000);
+    feed(false, 51, 901, 3101, A, 0, 3000, 50);
+    for (uint32_t i = 0; i < 4; i++)
+        feed(true, 111, 3101 + 1000 * i, 901, A, 1000, 91, 3000);
+    feed(false, 111.5, 901, 7101, A, 0, 4000, 91);
+    tn_analyzer_finish(an);
+    const struct tn_conn *c = tn_analyzer_conn(an, 0);
+    ck_assert_int_eq(c->vantage, TN_VP_NEAR_B);
+    const struct tn_series *fl = &c->series[TN_A2B][TN_SER_INFLIGHT];
+    ck_assert_uint_ge(fl->n, 1);
+    ck_assert_double_eq_tol(ms_of(fl->pts[fl->n - 1].t_ns), 121.5, 1e-3);
+}
+END_TEST
+
+/* Linux tells the flavour it transmits again (CA_EVENT_TX_START, CUBIC's epoch shift) only when
+ * it sends with nothing in flight (tcp_event_data_sent).  Next to the receiver an ACK of all
+ * seen comes between almost every two segments, yet the segment 1.2 ms after the ACK at 30.5
+ * was on its way before that ACK reached the sender (the round trip to it is 20 ms): not
+ * idle.  The segment at 100 ms, 68 ms after the ACK of everything, was sent after it: one. */
+START_TEST(test_tx_start_only_when_the_sender_had_nothing_in_flight)
+{
+    handshake_near_server(false);
+    feed(true, 30, 101, 901, A, 1000, 0, 0);
+    feed(false, 30.5, 901, 1101, A, 0, 0, 0);
+    feed(true, 31.7, 1101, 901, A, 1000, 0, 0);
+    feed(false, 32, 901, 2101, A, 0, 0, 0);
+    feed(true, 100, 2101, 901, A, 1000, 0, 0);
+    const struct tn_conn *c = tn_analyzer_conn(an, 0);   /* before finish frees the sender */
+    ck_assert_int_eq(c->vantage, TN_VP_NEAR_B);
+    const struct tn_conn_priv *cp = (const struct tn_conn_priv *)c;
+    ck_assert_uint_eq(cp->dp[TN_A2B].snd->ep.tx_starts, 1);
+}
+END_TEST
+
+/* A sender whose flight the receiver's window holds at 10 segments of 1000 bytes: the initial
+ * window sent, then each of 15 ACKs delivers one segment and the sender sends one. */
+static struct tn_cc_model *rwnd_limited_slow_start(void)
+{
+    struct tn_cc_model *m = tn_cc_new(1000);
+    struct tn_cc_ack a = {.t_ns = 1000000000, .snd_nxt = 10000, .rtt_ms = 100,
+                          .flight_max = 10000, .sent_flight_max = 10000, .flight_now = 10000};
+    tn_cc_on_ack(m, &a);
+    for (int k = 1; k <= 15; k++) {
+        a = (struct tn_cc_ack){.t_ns = 1100000000 + k * 10000000LL,
+                               .acked = 1000,
+                               .snd_nxt = 10000 + k * 1000,
+                               .delivered = k * 1000,
+                               .rtt_ms = 100,
+                               .flight_max = 10000,
+                               .sent_flight_max = 10000,
+                               .flight_now = 10000,
+                               .sent = 1000,
+                               .rwnd_limited = true};
+        tn_cc_on_ack(m, &a);
+    }
+    return m;
+}
+
+/* Linux grows the window in slow start while it is below twice the largest flight of the
+ * window (tcp_is_cwnd_limited: snd_cwnd < 2 * max_packets_out), whatever held the flight:
+ * 10 -> 20 on the first 10 ACKs (tcp_slow_start, one a segment), then no more.  The replay
+ * grew nothing while the receiver's window bounded the flight: 10. */
+START_TEST(test_slow_start_grows_while_the_receiver_window_holds_the_flight)
+{
+    struct tn_cc_model *m = rwnd_limited_slow_start();
+    ck_assert_double_eq(tn_cc_cwnd_bytes(m) / 1000, 20);   /* Reno's and CUBIC's alike */
+    tn_cc_free(m);
+}
+END_TEST
+
+/* Then a loss: Reno's ssthresh 20 / 2 = 10, CUBIC's 20 x 717 / 1024 = 14.  Five duplicate ACKs
+ * each SACK one segment; the fast retransmission went out before the first (prr_out 1) and
+ * the receiver's window lets nothing else out.  The pipe (packets out 10, SACKed 3 + k, lost
+ * 1, retransmitted 1) is 8 - k, below both ssthreshes, so Linux's tcp_cwnd_reduction sends
+ * sndcnt = min(ssthresh - pipe, max(prr_delivered - prr_out, 1)) = max(k - 1, 1): the window
+ * pipe + sndcnt is 8, then 7 on every ACK after, for both.  Without the credit of what was
+ * delivered and not sent (one segment more than each ACK delivered) it was 5 at the fifth. */
+START_TEST(test_prr_keeps_the_credit_of_what_was_not_sent)
+{
+    struct tn_cc_model *m = rwnd_limited_slow_start();
+    tn_cc_on_loss(m, 1300000000, false, 10000);
+    for (int k = 1; k <= 5; k++) {
+        struct tn_cc_ack a = {.t_ns = 1300000000 + k * 1000000LL,
+                              .sacked = 1000,
+                              .snd_nxt = 25000,
+                              .delivered = 15000 + k * 1000,
+                              .rtt_ms = -1,
+                              .flight_max = (9 - k) * 1000,
+                              .flight_now = (8 - k) * 1000,
+                              .resent = k == 1 ? 1000 : 0,
+                              .sent = k == 1 ? 1000 : 0,
+                              .in_episode = true,
+                              .rwnd_limited = true};
+        tn_cc_on_ack(m, &a);
+        ck_assert_double_eq(tn_cc_cwnd_bytes(m) / 1000, (k == 1 ? 8 : 7));
+    }
+    tn_cc_free(m);
+}
+END_TEST
+
+Suite *tn_replay_suite(void)
+{
+    Suite *s = suite_create("replay");
+    TCase *tc = tcase_create("replay");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_sender_processes_ack_half_the_least_echo_later);
+    tcase_add_test(tc, test_tx_start_only_when_the_sender_had_nothing_in_flight);
+    tcase_add_test(tc, test_slow_start_grows_while_the_receiver_window_holds_the_flight);
+    tcase_add_test(tc, test_prr_keeps_the_credit_of_what_was_not_sent);
+    suite_add_tcase(s, tc);
+    return s;
+}
