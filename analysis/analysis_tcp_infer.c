@@ -175,7 +175,7 @@ static void infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enu
     if (!s->first_send_ns)
         s->first_send_ns = t;
     tn_replay_advance(ctx, cp, d, t);
-    int64_t flight = tn_replay_send_pipe(cp, d, cp->pub.d[d].hi_rel, t, p);
+    int64_t flight = tn_replay_send_pipe(cp, d, cp->pub.d[d].hi_rel, t);
     bool resent = si->cls == TN_SEG_REXMIT || si->cls == TN_SEG_FILL;
     tn_replay_sent(&s->rp, flight, si->cls == TN_SEG_NEW, si->end - si->start, resent ? si->end - si->start : 0);
     if ((double)flight > cp->pub.inf[d].max_inflight)
@@ -377,8 +377,6 @@ static void infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
         .adj = hi - b->una - tn_sack_pipe(b, hi, s->mss, recovering),
         .in_episode = recovering,
         .episode_ended = was_in_episode && !recovering,
-        .has_ts = p->tcp.opt.has_ts,
-        .tsval = p->tcp.opt.ts_val,
     });
     tn_replay_advance(ctx, cp, sd, t);
 }

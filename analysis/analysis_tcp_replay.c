@@ -30,45 +30,21 @@ int64_t tn_replay_known_pipe(const struct tn_replay *r, int64_t hi)
  * came before that; measured against the ACK before it, each send's flight was that ACK's
  * advance too large, one to two segments on every ACK (reno-smallq's sender: a flight of 11
  * at the kernel's window of 9, so the replay's window stood two segments above it). */
-int64_t tn_replay_send_pipe(const struct tn_conn_priv *cp, enum tn_dir sd, int64_t hi, int64_t t,
-                            const struct tn_pkt *p)
+int64_t tn_replay_send_pipe(const struct tn_conn_priv *cp, enum tn_dir sd, int64_t hi, int64_t t)
 {
     const struct tn_replay *r = &cp->dp[sd].snd->rp;
     int64_t h = tn_replay_reaction_ns(cp, sd);
-    long pick = -1;
+    const struct tn_pending_ack *last = NULL;
     for (unsigned i = 0; i < r->pend_n; i++) {
-        if (r->pend[(r->pend_head + i) % r->pend_cap].t_ns + h > t)
+        const struct tn_pending_ack *pa = &r->pend[(r->pend_head + i) % r->pend_cap];
+        if (pa->t_ns + h > t)
             break;
-        pick = (long)i;
+        last = pa;
     }
-    /* The segment's TSecr names the ACK: the sender echoes TS.Recent, the TSval of the last
-     * ACK it processed (RFC 7323 §4.3; Linux tcp_replace_ts_recent).  A reaction time off
-     * by a queue that grew or drained picks an ACK it had not yet processed, or one before
-     * the last it had (with millisecond ticks several ACKs share a TSval: the first of them
-     * is the least the sender had). */
-    if (p->tcp.opt.has_ts && p->tcp.opt.ts_ecr) {
-        uint32_t ecr = p->tcp.opt.ts_ecr;
-        while (pick >= 0) {
-            const struct tn_pending_ack *pa = &r->pend[(r->pend_head + (unsigned)pick) % r->pend_cap];
-            if (!pa->has_ts || (int32_t)(pa->tsval - ecr) <= 0)
-                break;
-            pick--;
-        }
-        for (unsigned i = (unsigned)(pick + 1); i < r->pend_n; i++) {
-            const struct tn_pending_ack *pa = &r->pend[(r->pend_head + i) % r->pend_cap];
-            if (pa->t_ns > t || !pa->has_ts || (int32_t)(pa->tsval - ecr) > 0)
-                break;
-            if (pa->tsval == ecr) {
-                pick = (long)i;
-                break;
-            }
-        }
-    }
-    if (pick < 0)
+    if (!last)
         return tn_replay_known_pipe(r, hi);
-    const struct tn_pending_ack *last = &r->pend[(r->pend_head + (unsigned)pick) % r->pend_cap];
-    int64_t pp = hi - last->una - last->adj;
-    return pp < 0 ? 0 : pp;
+    int64_t p = hi - last->una - last->adj;
+    return p < 0 ? 0 : p;
 }
 
 void tn_replay_sent(struct tn_replay *r, int64_t flight, bool new_data, int64_t len, int64_t resent)

@@ -20,8 +20,6 @@ struct tn_pending_ack {
     int64_t delivered;         /* una plus the bytes SACKed above it: each byte counted once */
     int64_t adj;               /* pipe = snd_nxt - una - adj (SACKed, lost, dupacked, resent) */
     bool in_episode, episode_ended;
-    bool has_ts;               /* it carried a timestamp: tsval */
-    uint32_t tsval;
     uint8_t ends;              /* the episode this ACK ended, for the window models: 0 none,
                                 * TN_EP_RECOVERY or TN_EP_RTO (told when the sender processes it) */
 };
@@ -59,8 +57,7 @@ int64_t tn_replay_known_pipe(const struct tn_replay *r, int64_t hi);
  * bytes of a retransmission, or of a hole filled at a monitor after the loss, 0 otherwise). */
 /* The pipe after a send at t reaching hi, against the last ACK the sender had processed when
  * it sent (seen at the monitor a reaction time before t), resolved to the models or not. */
-int64_t tn_replay_send_pipe(const struct tn_conn_priv *cp, enum tn_dir sd, int64_t hi, int64_t t,
-                            const struct tn_pkt *p);
+int64_t tn_replay_send_pipe(const struct tn_conn_priv *cp, enum tn_dir sd, int64_t hi, int64_t t);
 void tn_replay_sent(struct tn_replay *r, int64_t flight, bool new_data, int64_t len, int64_t resent);
 /* An ACK of sender sd's data; takes pa->ends from ends_pending. */
 void tn_replay_push(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
