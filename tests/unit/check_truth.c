@@ -308,24 +308,32 @@ struct rcv_case {
     double cwnd_med, cwnd_p90;
 };
 
+/* The bounds were lowered when the replay away from the sender took the sender's time of an
+ * ACK (half the least echo time after the monitor saw it), a send's flight against the last
+ * ACK the sender had processed, and PRR as tcp_cwnd_reduction (values before in brackets). */
 static const struct rcv_case rcv_cases[] = {
     /* was 25.0% / 76.9%; 0.18 while CUBIC's window was the estimate of an unknown flavour,
-     * now the best-scoring checked flavour's (Reno's here) */
-    {{"reno-smallq", "rcv1_eth0.pcap", 1, false}, 0.19, 0.41},
-    {{"cubic-loss1-owd10", "rcv1_eth0.pcap", 1, false}, 0.16, 0.31},    /* 26.7 / 50.0 */
+     * now the best-scoring checked flavour's (Reno's here) [0.182 / 0.333] */
+    {{"reno-smallq", "rcv1_eth0.pcap", 1, false}, 0.09, 0.20},
+    {{"cubic-loss1-owd10", "rcv1_eth0.pcap", 1, false}, 0.07, 0.18},    /* 26.7 / 50.0 [0.150 / 0.300] */
     /* 25.0 / 38.1; p90 0.10 while CUBIC's window was the estimate of an unknown flavour, now
      * the best-scoring checked one's (Reno's: the knee reads 0.53 at this receiver) */
-    {{"cubic-loss1-owd100", "rcv1_eth0.pcap", 1, false}, 0.05, 0.13},
-    {{"cubic-owd5", "rcv1_eth0.pcap", 1, false}, 0.04, 0.12},           /* 4.5 / 28.9 */
-    {{"cubic-owd25", "rcv1_eth0.pcap", 1, false}, 0.07, 0.19},          /* 9.2 / 33.3 */
+    {{"cubic-loss1-owd100", "rcv1_eth0.pcap", 1, false}, 0.04, 0.06},   /* [0.045 / 0.125] */
+    {{"cubic-owd5", "rcv1_eth0.pcap", 1, false}, 0.03, 0.06},           /* 4.5 / 28.9 [0.034 / 0.109] */
+    {{"cubic-owd25", "rcv1_eth0.pcap", 1, false}, 0.05, 0.09},          /* 9.2 / 33.3 [0.062 / 0.184] */
     /* 6.9 / 13.9; 5.6 / 16.2 until the models got the RTT of SACKed segments: 0.8 / 16.3 */
-    {{"cubic-owd50", "rcv1_eth0.pcap", 1, false}, 0.02, 0.17},
-    {{"cubic-queue-4points", "rcv1_eth0.pcap", 1, false}, 0.04, 0.11},  /* 17.9 / 37.5 */
-    {{"dumbbell-cubic-rtt", "rcv1_eth0.pcap", 1, false}, 0.07, 0.14},   /* 13.6 / 37.1 */
-    {{"dumbbell-cubic-rtt", "rcv2_eth0.pcap", 2, false}, 0.11, 0.20},   /* 10.7 / 19.2 */
-    {{"parkinglot-cubic", "rcv1_eth0.pcap", 1, false}, 0.20, 0.58},     /* 19.2 / 57.0 */
-    {{"parkinglot-cubic", "rcv2_eth0.pcap", 2, false}, 0.05, 0.12},     /* 14.9 / 28.6 */
-    {{"parkinglot-cubic", "rcv3_eth0.pcap", 3, false}, 0.05, 0.13},     /* 16.3 / 32.5 */
+    {{"cubic-owd50", "rcv1_eth0.pcap", 1, false}, 0.02, 0.08},          /* [0.008 / 0.163] */
+    {{"cubic-queue-4points", "rcv1_eth0.pcap", 1, false}, 0.02, 0.06},  /* 17.9 / 37.5 [0.031 / 0.106] */
+    {{"dumbbell-cubic-rtt", "rcv1_eth0.pcap", 1, false}, 0.03, 0.07},   /* 13.6 / 37.1 [0.047 / 0.130] */
+    {{"dumbbell-cubic-rtt", "rcv2_eth0.pcap", 2, false}, 0.06, 0.14},   /* 10.7 / 19.2 [0.107 / 0.192] */
+    /* 19.2 / 57.0 before; the p90 rose (0.713) where the flight of a send, measured against
+     * the ACK the reaction time (the smoothed echo time) names, is read against an ACK before
+     * the one the sender had: 30 segments for a while where the kernel's window is 21.  The
+     * send's TSecr names the right one (RFC 7323 §4.3: 0.053 / 0.570 here), but that exposes
+     * a faster CUBIC growth after the losses at cubic-loss1-owd10's receiver (see docs) */
+    {{"parkinglot-cubic", "rcv1_eth0.pcap", 1, false}, 0.16, 0.72},
+    {{"parkinglot-cubic", "rcv2_eth0.pcap", 2, false}, 0.03, 0.07},     /* 14.9 / 28.6 [0.045 / 0.115] */
+    {{"parkinglot-cubic", "rcv3_eth0.pcap", 3, false}, 0.03, 0.06},     /* 16.3 / 32.5 [0.047 / 0.120] */
 };
 
 /* Linux grows the window only on an ACK that advances snd_una (tcp_cong_control ->
@@ -460,15 +468,20 @@ static const struct vantage_case vantage_cases[] = {
      * receiver (CUBIC's replay was the estimate before: 0.041 / 0.344, 0.106 / 0.845,
      * 0.163 / 0.623; bounds were 0.06 / 0.40, 0.12 / 0.90, 0.17 / 0.80) */
     {"bbr-loss1-owd10", "snd1_eth0.pcap", 1, false, 0.02, 0.08, 0, 0},
-    {"bbr-loss1-owd10", "rtr_bn0.pcap", 1, true, 0.07, 0.31, 0, 0},
+    /* the sender's time of an ACK, half the least echo time after the monitor saw it, not
+     * half the smoothed one (the queue is on the data's way): 0.047 / 0.071 at the router,
+     * 0.091 / 0.133 at the receiver */
+    {"bbr-loss1-owd10", "rtr_bn0.pcap", 1, true, 0.06, 0.09, 0, 0},
     /* three bounds were raised when recoveries began to end in the models when the sender
      * processes the ACK that ended them (the kernel's moment): in the longer recoveries the
      * segments lost before this monitor are in the sender's pipe but not in the one seen here
      * (was 0.10 median here; 0.45 p90 at cubic-bdp-owd40's receiver; 0.40 at cubic-pause's) */
-    {"bbr-loss1-owd10", "rcv1_eth0.pcap", 1, true, 0.12, 0.26, 0, 0},
+    {"bbr-loss1-owd10", "rcv1_eth0.pcap", 1, true, 0.10, 0.15, 0, 0},
     {"cubic-bdp-owd40", "snd1_eth0.pcap", 1, false, 0.03, 0.45, 0, 0},
     /* one segment was dropped twice (tcp_retransmit_pairs.csv): 556 drops, 555 holes seen */
-    {"cubic-bdp-owd40", "rcv1_eth0.pcap", 1, true, 0.14, 0.76, 1, 1},
+    /* PRR as tcp_cwnd_reduction: the kernel's window refills to ssthresh (434 -> 580) within
+     * the recovery, where the pipe seen here has fallen (0.134 / 0.750 before) */
+    {"cubic-bdp-owd40", "rcv1_eth0.pcap", 1, true, 0.07, 0.42, 1, 1},
     /* 0.268 / 0.543 until HyStart stayed armed after the first recovery and the models got the
      * RTT of newly SACKed segments (Linux cubictcp_acked, tcp_sacktag_one's last_sackt): in the
      * second recovery the kernel's HyStart found the queue and set ssthresh to the window (70
@@ -478,9 +491,13 @@ static const struct vantage_case vantage_cases[] = {
      * Reno's window (3% off) was the estimate; the one loss and the pauses tie CUBIC with
      * others now, and CUBIC's replay after the pauses is 23-32% off the kernel's (its window
      * after the restart from idle: the next thing to check there); was 0.05 and 0.08 */
-    {"cubic-pause-owd10", "rtr_bn0.pcap", 1, true, 0.08, 0.57, 0, 0},   /* 0.27 before the idle periods were seen; 0.145 before HyStart after recovery */
-    /* 0.33 before the ACKs that drain a burst reached the models before the restart */
-    {"cubic-pause-owd10", "rcv1_eth0.pcap", 1, true, 0.30, 0.60, 0, 0},
+    /* 0.27 before the idle periods were seen; 0.145 before HyStart after recovery; p90 0.549
+     * before PRR kept its credit (tcp_cwnd_reduction) */
+    {"cubic-pause-owd10", "rtr_bn0.pcap", 1, true, 0.08, 0.60, 0, 0},
+    /* 0.33 before the ACKs that drain a burst reached the models before the restart; 0.296
+     * before CA_EVENT_TX_START was told only for sends with nothing in flight (the epoch
+     * shifts of CUBIC between every two segments held its replay lower) */
+    {"cubic-pause-owd10", "rcv1_eth0.pcap", 1, true, 0.33, 0.60, 0, 0},
 };
 
 static unsigned manifest_uint(const char *dir, const char *key)
