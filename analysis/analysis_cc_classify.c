@@ -115,6 +115,30 @@ static double decrease_z(const struct tn_cc_fit *a, const struct tn_cc_fit *b, c
     return sign_z(wins, losses);
 }
 
+/* Vegas's rule against a loss-based flavour's, on the rounds after one that held more than
+ * Vegas's beta in the queue (tn_cc_obs.queue_falls/rises): Vegas takes a segment off the
+ * window after such a round (tcp_vegas.c), a loss-based flavour never lowers it without a loss
+ * (RFC 5681 §3.1).  Signed for a: + where the rounds side with a, 0 where the pair is not a
+ * delay-based and a loss-based flavour. */
+static bool is_kind(const struct tn_cc_fit *f, const char *kind)
+{
+    return !strcmp(f->ops->kind, kind);
+}
+
+static double queue_z(const struct tn_cc_obs *obs)
+{
+    return sign_z(obs->queue_falls, obs->queue_rises);
+}
+
+static double delay_z(const struct tn_cc_fit *a, const struct tn_cc_fit *b, const struct tn_cc_obs *obs)
+{
+    if (is_kind(a, "delay-based") && is_kind(b, "loss-based"))
+        return queue_z(obs);
+    if (is_kind(a, "loss-based") && is_kind(b, "delay-based"))
+        return -queue_z(obs);
+    return 0;
+}
+
 static bool same_replay(const struct tn_cc_fit *a, const struct tn_cc_fit *b)
 {
     return a->nerr == b->nerr && fabs(a->err_med - b->err_med) < SAME && a->nbeta_pred == b->nbeta_pred &&
@@ -148,7 +172,9 @@ static size_t add(char *buf, size_t len, size_t at, const char *fmt, ...)
  * 1/sqrt(n) with n of them, as a mean's error does, to one DEC_SEGMENTS), unless the
  * recoveries one by one say otherwise (sign test) or the growth is significantly against;
  * else by the growth (sign test). */
-enum win { LOSES, BY_GROWTH, BY_DECREASE };
+enum win { LOSES, BY_GROWTH, BY_DECREASE, BY_DELAY };
+
+static enum win decrease_or_growth(double zg, double zd, double ddiff, double thr, double sd, double *strength);
 
 static enum win beats(const struct tn_cc_fit *fits, const struct cand *c, int a, int b, const struct tn_cc_obs *obs,
                       double thr, double *zg_out, double *zd_out, double *strength)
@@ -163,9 +189,24 @@ static enum win beats(const struct tn_cc_fit *fits, const struct cand *c, int a,
      * open-loop copies are models, and their versions differ (ns-2 2.35 runs Linux 2.6.2x's
      * modules), where the decrease is the protocol's own number */
     double sd = fmax(ddiff > 0 ? ddiff / (ddiff + thr) : 0, zd > 0 ? zd / (zd + SIGN_Z) : 0);
+    double zq = delay_z(&fits[a], &fits[b], obs);
     *strength = 0;
-    if (zd <= -SIGN_Z || ddiff <= -thr)
+    if (zd <= -SIGN_Z || ddiff <= -thr || zq <= -SIGN_Z)
         return LOSES;
+    /* the window moved by a's rule against b's on significantly more rounds: the flavours'
+     * own rules, as the decrease is, beyond the growth fit's models */
+    double sq = zq >= SIGN_Z ? zq / (zq + SIGN_Z) : 0;
+    enum win w = decrease_or_growth(zg, zd, ddiff, thr, sd, strength);
+    if (sq > 0 && (w == LOSES || sq > *strength)) {
+        *strength = sq;
+        return BY_DELAY;
+    }
+    return w;
+}
+
+/* The decrease and the growth (beats) */
+static enum win decrease_or_growth(double zg, double zd, double ddiff, double thr, double sd, double *strength)
+{
     *strength = sd;
     /* closer on the decrease, and the growth not significantly against; four times as close
      * outweighs the growth fit (a model's open loop) */
@@ -262,6 +303,9 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
         at = add(ev, len, at, "; %u ProbeRTT dips (4 segments, 200 ms)", obs->probe_rtt_dips);
     if (obs->min_rtt_ms > 0)
         at = add(ev, len, at, "; RTT min %.1f ms", obs->min_rtt_ms);
+    if (obs->queue_falls + obs->queue_rises)
+        at = add(ev, len, at, "; after a queue above 4 segments the window fell %u, rose %u times", obs->queue_falls,
+                 obs->queue_rises);
     if (no_cut)
         at = add(ev, len, at, "; no cut at losses: not loss-based");
     /* the verdict beats every other distinct candidate (the lowest score first) */
@@ -319,8 +363,12 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
         }
     }
     if (best < 0) {
-        add(ev, len, at, "; tie: %s or %s (growth z %.1f, decrease z %.1f, off %.2f vs %.2f)", fits[order[0]].ops->name,
-            fits[lost_to].ops->name, lz_g, lz_d, c[order[0]].dec, c[lost_to].dec);
+        double lz_q = delay_z(&fits[order[0]], &fits[lost_to], obs);
+        char qz[32] = "";
+        if (lz_q != 0)
+            snprintf(qz, sizeof qz, ", queue rule z %.1f", lz_q);
+        add(ev, len, at, "; tie: %s or %s (growth z %.1f, decrease z %.1f%s, off %.2f vs %.2f)", fits[order[0]].ops->name,
+            fits[lost_to].ops->name, lz_g, lz_d, qz, c[order[0]].dec, c[lost_to].dec);
         return;
     }
     bool first_same = true;
@@ -329,9 +377,13 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
             at = add(ev, len, at, "%s%s", first_same ? "; same as " : ", ", fits[i].ops->name);
             first_same = false;
         }
-    if (rival >= 0)
+    if (rival >= 0) {
         at = add(ev, len, at, "; vs %s: growth z %.1f, decrease z %.1f, off %.2f vs %.2f",
                  fits[rival].ops->name, rz_g, rz_d, c[best].dec, c[rival].dec);
+        double rz_q = delay_z(&fits[best], &fits[rival], obs);
+        if (rz_q != 0)
+            at = add(ev, len, at, ", queue rule z %.1f", rz_q);
+    }
     if (!strcmp(fits[best].ops->name, "reno")) {   /* Reno, or a flavour that is Reno here */
         bool any = false;
         for (unsigned i = 0; i < n; i++)

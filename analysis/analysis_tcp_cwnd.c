@@ -154,6 +154,14 @@ struct tn_cc_model {
                                 * (an application that pauses drains it) */
     bool ss_exit_pending;      /* a flavour left slow start early on the last ACK */
     char ss_exit_why[96];
+    /* Vegas's rule seen in the flight (queue_rule): this round's least RTT sample, whether a
+     * loss, an episode, an idle restart or a CWR touched it, the last round's top and the
+     * segments it held in the queue when it counts (top 0: it does not), and the rounds after
+     * one that held more than Vegas's beta whose window fell or rose */
+    double round_rtt_min;
+    bool round_disturbed;
+    double q_prev_top, q_prev_diff;
+    unsigned q_falls, q_rises;
     /* BBR signatures in the flight itself: ProbeRTT dips (at most 4 segments for 200 ms) */
     int64_t dip_start_ns, dip_ack_ns, last_dip_ns;
     unsigned dips;
@@ -271,6 +279,31 @@ void tn_cc_free(struct tn_cc_model *m)
     free(m);
 }
 
+/* Vegas (Brakmo, Peterson 1995; Linux tcp_vegas.c, and ns-2 2.35's copy of Linux 2.6.22's)
+ * once a round takes the segments its last round held in the bottleneck queue, diff = that
+ * window x (1 - baseRTT / rtt), rtt the round's least sample and baseRTT the least ever (2.6.22:
+ * old_wnd - target_cwnd; 6.x: cwnd (rtt - baseRTT) / baseRTT, which is larger), and above
+ * beta = 4 segments (both: 4 << V_PARAM_SHIFT, and 4) takes one segment off the window for the
+ * next round.  No loss-based flavour lowers its window without a loss, an idle restart or a
+ * CWR (RFC 5681 §3.1: congestion avoidance only grows it).  So for each round after one that
+ * held more than beta, both window-clocked and untouched by those: did the window fall (Vegas)
+ * or rise (loss-based)?  The flight is compared in whole segments (Vegas's step is one). */
+#define VEGAS_BETA 4.0
+
+static void queue_rule(struct tn_cc_model *m, bool clocked)
+{
+    double top = m->round_flight;
+    bool ok = clocked && !m->round_disturbed && isfinite(m->round_rtt_min) && m->min_rtt_ms > 0;
+    if (ok && m->q_prev_top > 0 && m->q_prev_diff > VEGAS_BETA) {
+        if (round(top) < round(m->q_prev_top))
+            m->q_falls++;
+        else if (round(top) > round(m->q_prev_top))
+            m->q_rises++;
+    }
+    m->q_prev_top = ok ? top : 0;
+    m->q_prev_diff = ok ? top * (1 - m->min_rtt_ms / m->round_rtt_min) : 0;
+}
+
 /* Returns whether a round just ended; keeps each round's largest flight. */
 static bool next_round(struct tn_cc_model *m, const struct tn_cc_ack *a, int64_t una)
 {
@@ -283,7 +316,10 @@ static bool next_round(struct tn_cc_model *m, const struct tn_cc_ack *a, int64_t
             bool clocked = !m->round_rwnd && m->round_pipe_min >= 0.5 * m->round_flight;
             m->rounds_clean = clocked ? m->rounds_clean + 1 : 0;
             m->last_sent_min = m->round_sent_min;
+            queue_rule(m, clocked);
         }
+        m->round_rtt_min = INFINITY;
+        m->round_disturbed = false;
         m->round_flight = 0;
         m->round_pipe_min = INFINITY;
         m->round_sent_min = INFINITY;
@@ -971,6 +1007,9 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     if (a->sent_flight_max > 0)
         m->round_sent_min = fmin(m->round_sent_min, a->sent_flight_max / m->mss);
     m->round_rwnd |= a->rwnd_limited;
+    m->round_disturbed |= a->in_episode || a->episode_ended;
+    if (a->rtt_ms > 0)
+        m->round_rtt_min = fmin(m->round_rtt_min, a->rtt_ms);
     watch_dips(m, a, x->pipe, a->in_episode);
     x->min_rtt_ms = m->min_rtt_ms;
     x->srtt_ms = m->srtt_ms;
@@ -995,6 +1034,7 @@ double tn_cc_cwnd_bytes(const struct tn_cc_model *m)
 
 void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double flight)
 {
+    m->round_disturbed = true;   /* queue_rule */
     m->knee_round = 0;   /* a loss before the knee: that decrease is not seen */
     m->knee_ca = false;
     /* the window when the loss happened: the flight at the fast retransmit has already lost
@@ -1035,16 +1075,19 @@ void tn_cc_on_cut(struct tn_cc_model *m, double beta)
 
 void tn_cc_on_cwr(struct tn_cc_model *m)
 {
+    m->round_disturbed = true;   /* queue_rule */
     tell(m, &(struct cc_input){.op = OP_CWR});
 }
 
 void tn_cc_on_syn_timeout(struct tn_cc_model *m)
 {
+    m->round_disturbed = true;   /* queue_rule */
     tell(m, &(struct cc_input){.op = OP_SYN_TIMEOUT});
 }
 
 void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout)
 {
+    m->round_disturbed = true;   /* queue_rule */
     double slot = 0;   /* the slot + 1 of this recovery's decrease, 0: none */
     m->lost = true;
     if (!timeout && m->knee_before >= BETA_MIN_WINDOW) {
@@ -1061,6 +1104,7 @@ void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout)
 
 void tn_cc_on_idle(struct tn_cc_model *m, int64_t t_ns, double idle_ms, double rto_ms)
 {
+    m->round_disturbed = true;   /* queue_rule */
     tell(m, &(struct cc_input){.op = OP_IDLE, .t_ns = t_ns, .v1 = idle_ms, .v2 = rto_ms});
 }
 
@@ -1271,6 +1315,8 @@ void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
         .min_rtt_ms = m->min_rtt_ms,
         .srtt_ms = m->srtt_ms,
         .probe_rtt_dips = m->dips,
+        .queue_falls = m->q_falls,
+        .queue_rises = m->q_rises,
         .flight_max = m->flight_max,
         .min_srtt_ms = m->min_srtt_ms,
         .knees = m->knees,

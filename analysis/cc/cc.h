@@ -156,6 +156,9 @@ struct tn_cc_obs {
                                 * ended (0: none), segments */
     double min_srtt_ms;        /* the least smoothed RTT (RFC 6298 gains), < 0: none */
     unsigned probe_rtt_dips;   /* flight at most 4 segments for 200 ms, about every 10 s (BBR) */
+    /* rounds after one that held more than Vegas's beta (4 segments) in the queue whose
+     * window fell, and rose, without a loss between (analysis_tcp_cwnd.c queue_rule) */
+    unsigned queue_falls, queue_rises;
     double bbr_gain_cycle;     /* share of 8-round windows whose flight peaks once (BBR ProbeBW) */
 };
 

@@ -601,6 +601,7 @@ struct sim {
     struct tn_cc_model *m;
     int64_t una, nxt, delivered;
     double t_ms;
+    double rtt_ms;             /* each ACK's RTT sample (0: 40 ms) */
 };
 
 static void sim_ack(struct sim *s, double flight, bool in_episode)
@@ -615,7 +616,7 @@ static void sim_ack(struct sim *s, double flight, bool in_episode)
                           .acked = 1000,
                           .snd_nxt = s->nxt,
                           .delivered = s->delivered,
-                          .rtt_ms = 40,
+                          .rtt_ms = s->rtt_ms > 0 ? s->rtt_ms : 40,
                           .flight_max = (double)(s->nxt - s->una > before ? s->nxt - s->una : before),
                           .sent_flight_max = sent ? (double)(s->nxt - s->una) : 0,
                           .flight_now = (double)(s->nxt - s->una),
@@ -718,6 +719,45 @@ static void overshoot_flow(struct tn_tcp_infer *inf, double first_cut)
     double betas[2] = {first_cut, 30.0 / 80};
     sim_classify(&s, inf, betas, 2);
 }
+
+/* Vegas's rule (tcp_vegas.c, ns-2's 2.6.22 copy alike): after a round that held more than
+ * beta = 4 segments in the queue, diff = window x (1 - baseRTT / rtt), one segment comes off
+ * the window.  A bottleneck of 20.5 segments' BDP at a 40 ms base RTT: a window of w
+ * segments sees an RTT of 40 w / 20.5 ms and holds w - 20.5 segments in the queue.  Each
+ * window is held two rounds; the model's rounds begin an ACK before the simulation's, so a
+ * round's largest flight is the greater of its window and the one before, and the round whose
+ * largest flight is the old window of a change takes its least RTT from the new one's ACKs.
+ * Vegas from 30 down to 24 (diff 3.5, held): the falls 30 -> 29, ..., 26 -> 25 follow rounds
+ * of diff 30 (1 - 40 / 56.6) = 8.8 down to 26 (1 - 40 / 48.8) = 4.7 > 4; the last one, 25 ->
+ * 24, follows 25 (1 - 40 / 46.8) = 3.65: five falls, no rise.  Reno from 24 to 35 a segment
+ * at a time: the rises 25 -> 26, ..., 34 -> 35 follow a round at that window's own RTT
+ * (diff 4.5 to 13.5): ten rises, no fall. */
+static void queue_flow(struct tn_tcp_infer *inf, bool vegas)
+{
+    struct sim s;
+    sim_start(&s);
+    sim_round(&s, 20, false);   /* 10 -> 20: slow start */
+    for (int r = 0; r < 4; r++)
+        sim_round(&s, 20, false);   /* the base RTT, no queue */
+    for (int r = 0; r < 12; r++) {
+        double w = vegas ? fmax(30 - r, 24) : 24 + r;
+        s.rtt_ms = 40 * w / 20.5;
+        sim_round(&s, w, false);
+        sim_round(&s, w, false);
+    }
+    sim_classify(&s, inf, NULL, 0);
+}
+
+START_TEST(test_vegas_queue_rule)
+{
+    struct tn_tcp_infer inf;
+    queue_flow(&inf, true);
+    ck_assert_msg(strstr(inf.cc_evidence, "the window fell 5, rose 0 times"), "%s", inf.cc_evidence);
+    queue_flow(&inf, false);
+    ck_assert_msg(strstr(inf.cc_evidence, "the window fell 0, rose 10 times"), "%s", inf.cc_evidence);
+    ck_assert_int_ne(inf.flavor, TN_CC_VEGAS);
+}
+END_TEST
 
 START_TEST(test_no_decrease_at_a_slow_start_overshoot_not_cut)
 {
@@ -858,6 +898,7 @@ Suite *tn_infer_suite(void)
     tcase_add_test(tc, test_estimate_is_the_named_flavours_replay);
     tcase_add_test(tc, test_dupacks_kept_past_recovery_without_options);
     tcase_add_test(tc, test_dupacks_forgotten_at_a_timeout_without_options);
+    tcase_add_test(tc, test_vegas_queue_rule);
     suite_add_tcase(s, tc);
     return s;
 }
