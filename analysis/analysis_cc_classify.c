@@ -78,10 +78,14 @@ static double sign_z(double wins, double losses)
     return wins + losses > 0 ? (wins - losses) / sqrt(wins + losses) : 0;
 }
 
-/* Growth: is a's open-loop window closer to the round's flight than b's on more rounds? */
+/* Growth: is a's open-loop window closer to the round's flight than b's on more rounds?
+ * Two flavours that grow by the same function (Westwood+ grows as Reno: tcp_westwood.c's
+ * cong_avoid is tcp_reno_cong_avoid, in Linux 6.x as in ns-2's 2.6.22 copy) are not told
+ * apart by it: their copies differ only where each began, at its own decrease, which the
+ * decrease test judges. */
 static double growth_z(const struct tn_cc_fit *a, const struct tn_cc_fit *b)
 {
-    if (a->nerr != b->nerr || !a->nerr)
+    if (a->nerr != b->nerr || !a->nerr || a->ops->cong_avoid == b->ops->cong_avoid)
         return 0;
     double wins = 0, losses = 0;
     for (unsigned i = 0; i < a->nerr; i++) {
