@@ -180,7 +180,12 @@ struct tn_cc_model {
     /* The window of the last loss in slow start, while the recoveries since have not cut the
      * flight (tn_cc_on_cut): a loss at that window is still the end of the slow start (0: none) */
     double ss_loss_w;
-    bool ss_cut_pending;       /* the recovery of such a loss has not yet shown its flight after */
+    bool ss_cut_pending;
+    /* The largest flight outside episodes since the last one ended, and the round it ended
+     * in: a loss within a round of that end measures its window from these ACKs, not from
+     * the rounds that held the recovery's flight (tn_cc_on_loss) */
+    double post_ep_flight;
+    unsigned ep_end_round;       /* the recovery of such a loss has not yet shown its flight after */
     /* the rate sample's history: a ring grown up to RATE_HIST_MAX */
     int64_t *hist_t;
     double *hist_d;
@@ -964,9 +969,17 @@ static bool find_knee(struct tn_cc_model *m)
             return false;   /* still slow-starting back to ssthresh */
         /* the first round after the recovery that did not slow-start, and it began where it
          * ended (within the two segments of one round of additive increase and the flight's
-         * resolution): it began at ssthresh (RFC 6937: cwnd = ssthresh at the end) */
+         * resolution): it began at ssthresh (RFC 6937: cwnd = ssthresh at the end).  Or its
+         * largest flight is within those two segments of the round's before, the one the
+         * recovery ended in: the flight did not rise across the boundary, so nothing
+         * slow-started and the window was ssthresh through both; the smaller of the two is
+         * where this round began.  (A sender's pipe right after a send can sit well below its
+         * window where one ACK covers many segments: cubic-bdp-owd40's sender, 24 segments
+         * below a window of 305.) */
         if (m->round - 1 == m->knee_round && top - start <= KNEE_FLAT) {
             w = start;
+        } else if (m->round - 1 == m->knee_round && fabs(top - prev) <= KNEE_FLAT) {
+            w = fmin(top, prev);
         } else {   /* it slow-started up to ssthresh inside the round: the next one began there */
             m->knee_ca = true;
             return false;
@@ -1001,8 +1014,10 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     unsigned round_before = m->round;
     bool round_ended = next_round(m, a, a->snd_nxt - (int64_t)a->flight_now);
     m->round_flight = fmax(m->round_flight, x->flight);
-    if (m->lost && !a->in_episode && !a->episode_ended)
+    if (m->lost && !a->in_episode && !a->episode_ended) {
         m->flight_max = fmax(m->flight_max, x->flight);
+        m->post_ep_flight = fmax(m->post_ep_flight, x->flight);
+    }
     m->round_pipe_min = fmin(m->round_pipe_min, x->pipe);
     if (a->sent_flight_max > 0)
         m->round_sent_min = fmin(m->round_sent_min, a->sent_flight_max / m->mss);
@@ -1040,6 +1055,12 @@ void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double fli
     /* the window when the loss happened: the flight at the fast retransmit has already lost
      * a segment per duplicate ACK, the largest flight of this round or the last has not */
     double w = fmax(flight / m->mss, fmax(m->round_flight, m->round_hist[SS_ROUNDS - 1]));
+    /* ... unless an episode ended in this round or the last: their flight is the window before
+     * that episode's reduction (the recovery drains it), and the window at this loss is the
+     * one after it (RFC 6937: cwnd = ssthresh at the end of the recovery), which the flight
+     * since shows (Linux may enter a second recovery on the ACK that ended the first) */
+    if (m->lost && m->round - m->ep_end_round <= 1)
+        w = fmax(flight / m->mss, m->post_ep_flight);
     /* A loss in slow start (the last round's flight grew by SS_GROWTH or more) ends it with a
      * burst of losses, the window having doubled in the round trip the loss took to show
      * (RFC 5681 §3.1): its recovery is long and what follows is no measure of the decrease. */
@@ -1090,6 +1111,8 @@ void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout)
     m->round_disturbed = true;   /* queue_rule */
     double slot = 0;   /* the slot + 1 of this recovery's decrease, 0: none */
     m->lost = true;
+    m->post_ep_flight = 0;
+    m->ep_end_round = m->round;
     if (!timeout && m->knee_before >= BETA_MIN_WINDOW) {
         m->knee_round = m->round + 1;   /* the rounds that begin after the recovery */
         tn_grow((void **)&m->knees, &m->cap_knees, m->nknees + 1, sizeof *m->knees);
@@ -1358,3 +1381,4 @@ void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
     move_series(tn_conn_series(c, d, TN_SER_CWND_EST), &m->f[best]->cw->s);
     move_series(tn_conn_series(c, d, TN_SER_SSTHRESH_EST), &m->f[best]->ss->s);
 }
+

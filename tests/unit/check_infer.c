@@ -759,6 +759,93 @@ START_TEST(test_vegas_queue_rule)
 }
 END_TEST
 
+/* One ACK for k segments that the sender answers with only part of what its window allows:
+ * the pipe right after its send is `partial` segments (a stretch ACK, a send cut short). */
+static void sim_stretch(struct sim *s, int k, double partial)
+{
+    s->una += 1000 * k;
+    s->delivered += 1000 * k;
+    s->t_ms += 2;
+    int64_t before = s->nxt - s->una;
+    if (s->una + (int64_t)partial * 1000 > s->nxt)
+        s->nxt = s->una + (int64_t)partial * 1000;
+    struct tn_cc_ack a = {.t_ns = (int64_t)(s->t_ms * 1e6), .acked = 1000 * k, .snd_nxt = s->nxt,
+                          .delivered = s->delivered, .rtt_ms = 40,
+                          .flight_max = (double)(s->nxt - s->una > before ? s->nxt - s->una : before),
+                          .sent_flight_max = (double)(s->nxt - s->una), .flight_now = (double)(s->nxt - s->una)};
+    tn_cc_on_ack(s->m, &a);
+}
+
+/* Reno's decrease where the sender's pipe right after a send sits below its window: a loss at
+ * 40 segments, a recovery of two rounds that leaves the flight at ssthresh, 20 (RFC 6937),
+ * then rounds of 21, 22, ... each beginning with an ACK for 6 segments answered with 2 (the
+ * pipe after that send 4 below the window).  The knee is looked for from the first round that
+ * begins after the recovery ended (the round it ended in began inside it); with the model's
+ * rounds an ACK ahead of the simulation's that round begins as the window reaches 21 (Reno's
+ * segment of the round after the recovery) and tops at 22, within two segments of the round
+ * before (21): nothing slow-started, the window began it at 21, and the decrease reads
+ * 21 / 40 = 0.525.  From the pipe after the sends (17 there) it read 0.33. */
+START_TEST(test_knee_where_sends_fall_short_of_the_window)
+{
+    struct sim s;
+    sim_start(&s);
+    sim_round(&s, 20, false);
+    sim_round(&s, 40, false);
+    sim_round(&s, 40, false);
+    sim_round(&s, 40, false);
+    tn_cc_on_loss(s.m, (int64_t)(s.t_ms * 1e6), false, 40000);
+    sim_round(&s, 20, true);
+    sim_round(&s, 20, true);
+    tn_cc_on_recovery_end(s.m, (int64_t)(s.t_ms * 1e6), false);
+    for (int w = 21; w <= 30; w++) {
+        sim_stretch(&s, 6, w - 5);
+        sim_round(&s, w, false);
+    }
+    double betas[1] = {0.5};
+    struct tn_tcp_infer inf;
+    sim_classify(&s, &inf, betas, 1);
+    ck_assert_msg(strstr(inf.cc_evidence, "decrease 0.53 "), "%s", inf.cc_evidence);
+}
+END_TEST
+
+/* A second loss on the ACK right after a recovery (Linux may begin a recovery on the ACK
+ * that ended one: cubic-bdp-owd40's sender, tcp_cong_state): the window at it is the one
+ * the first recovery left, not the flight of the round that recovery drained.  A loss at 40,
+ * the flight drained to 20 in half a round (no send), the recovery ends, one ACK keeps 20, a
+ * loss there, the flight drained to 10, then Reno's rounds 11, 12, ...: the knee (the first
+ * round beginning after the recovery, begun at 11 and topping at 12, its sends at 11) over
+ * the window at the second loss, 20: 11 / 20 = 0.55 (over 40, the first recovery's round,
+ * it read 0.28). */
+START_TEST(test_loss_right_after_a_recovery)
+{
+    struct sim s;
+    sim_start(&s);
+    sim_round(&s, 20, false);
+    for (int r = 0; r < 3; r++)
+        sim_round(&s, 40, false);
+    tn_cc_on_loss(s.m, (int64_t)(s.t_ms * 1e6), false, 40000);
+    for (int k = 0; k < 20; k++) {
+        s.t_ms += 1;
+        sim_ack(&s, 20, true);
+    }
+    tn_cc_on_recovery_end(s.m, (int64_t)(s.t_ms * 1e6), false);
+    s.t_ms += 1;
+    sim_ack(&s, 20, false);
+    tn_cc_on_loss(s.m, (int64_t)(s.t_ms * 1e6), false, 20000);
+    for (int k = 0; k < 10; k++) {
+        s.t_ms += 2;
+        sim_ack(&s, 10, true);
+    }
+    tn_cc_on_recovery_end(s.m, (int64_t)(s.t_ms * 1e6), false);
+    for (int w = 11; w <= 25; w++)
+        sim_round(&s, w, false);
+    double betas[2] = {0.5, 0.5};
+    struct tn_tcp_infer inf;
+    sim_classify(&s, &inf, betas, 2);
+    ck_assert_msg(strstr(inf.cc_evidence, "decrease 0.55 "), "%s", inf.cc_evidence);
+}
+END_TEST
+
 START_TEST(test_no_decrease_at_a_slow_start_overshoot_not_cut)
 {
     struct tn_tcp_infer inf;
@@ -899,6 +986,8 @@ Suite *tn_infer_suite(void)
     tcase_add_test(tc, test_dupacks_kept_past_recovery_without_options);
     tcase_add_test(tc, test_dupacks_forgotten_at_a_timeout_without_options);
     tcase_add_test(tc, test_vegas_queue_rule);
+    tcase_add_test(tc, test_knee_where_sends_fall_short_of_the_window);
+    tcase_add_test(tc, test_loss_right_after_a_recovery);
     suite_add_tcase(s, tc);
     return s;
 }
