@@ -236,6 +236,11 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
      * application that paused after it leaves the flight after the recovery high) */
     if (no_cut && beta_obs >= 0 && beta_obs < 7.0 / 8 - (flight_med0 > 1 ? DEC_SEGMENTS / flight_med0 : 1))
         no_cut = false;
+    /* the window fell without a loss after a queue above Vegas's beta on significantly more
+     * rounds than it rose: BBR lowers it so too (ProbeBW's 0.75 pacing gain after its 1.25
+     * round, Drain: tcp_bbr.c), so it is a rival, unless a recovery cut the flight (BBR
+     * restores its window when one ends: bbr_set_cwnd_to_recover_or_restore) */
+    bool bbr_falls = queue_z(obs) >= SIGN_Z && !(beta_end >= 0 && beta_end < NO_CUT);
     double worst_dec = 0;
     inf->flavor = TN_CC_UNKNOWN;
     inf->flavor_confidence = 0;
@@ -258,7 +263,7 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
          * needs that or its ProbeRTT dips; named: a loss-based flavour only with a decrease
          * seen (they differ mainly in it), a delay-based one (Vegas) also by its growth alone,
          * which must then beat every loss-based one too */
-        k->rival = k->scored && (model_based ? no_cut || obs->probe_rtt_dips > 0 : !no_cut);
+        k->rival = k->scored && (model_based ? no_cut || obs->probe_rtt_dips > 0 || bbr_falls : !no_cut);
         k->candidate = k->rival && (model_based || nknees > 0 || !strcmp(f->ops->kind, "delay-based"));
         k->as_reno = reno_here(f->ops, obs);
         if (k->as_reno)   /* one hypothesis with Reno, which is scored and named for both */
