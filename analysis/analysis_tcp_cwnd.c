@@ -1276,14 +1276,20 @@ static bool scorable(const struct tn_cc_model *m, unsigned nbetas)
  * replay follows its sender's window where the classifier can name it (tests/ns2/grade.sh:
  * each flavour's replay against ns-2's traced cwnd_ on its own runs, 0.1-3% median), where
  * before only the replays checked against the kernel (tn_cc_ops.checked) were, and a Scalable
- * sender named scalable (confidence 0.92) got BBR's window, 81% off.  Otherwise (unknown) the
+ * sender named scalable (confidence 0.92) got BBR's window, 81% off.  Otherwise (unknown, or an
+ * unchecked flavour named below TN_CC_SURE) the
  * checked flavour that scored best where a decrease was seen, or CUBIC's, the default of
  * Linux; but not a model-based one (BBR) where the recoveries cut the flight and no ProbeRTT
  * dip was seen: that is the classifier's own rule (a cut rules BBR out, TN_CC_NO_CUT; Cardwell
  * et al. 2016, bbr_set_cwnd keeps the window at a loss), and its window is not the sender's. */
 enum tn_cc_flavor tn_cc_pick_estimate(const struct tn_tcp_infer *inf, bool decrease_seen, bool dips)
 {
-    if (inf->flavor > TN_CC_UNKNOWN && inf->flavor < TN_CC_COUNT)
+    /* a flavour not checked against the kernel is the estimate only when named with a
+     * confidence the classifier stands by (TN_CC_SURE): below it a verdict may be wrong (issue
+     * 11), and a wrong flavour's replay (Vegas at 0.24 for a CUBIC flow without a loss at the
+     * parking lot's receiver: 24% off where CUBIC's is 15%) is worse than a checked one's */
+    if (inf->flavor > TN_CC_UNKNOWN && inf->flavor < TN_CC_COUNT &&
+        (is_live(flavour_ops[inf->flavor - 1]) || inf->flavor_confidence >= TN_CC_SURE))
         return inf->flavor;
     int best = TN_CC_CUBIC - 1;
     if (!decrease_seen)

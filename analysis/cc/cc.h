@@ -121,6 +121,10 @@ static inline bool tn_cc_in_slow_start(const struct tn_cc_sock *sk)
  * (tcp_scalable.c TCP_SCALABLE_MD_SCALE, tcp_illinois.c BETA_MIN): a flight after a recovery
  * closer to the flight before than to 7/8 of it is no cut (BBR, Cardwell et al. 2016: packet
  * conservation for a round, then the window of its model). */
+/* The confidence from which a verdict is one the tool stands by: issue 11 allows a wrong
+ * flavour below it, never at or above (the classifier's confidences are calibrated to that line:
+ * docs/inference.md "Which flavour"). */
+#define TN_CC_SURE 0.5
 #define TN_CC_NO_CUT ((1.0 + 7.0 / 8) / 2)
 
 #define TN_CC_MIN_FIT 8        /* window-clocked rounds for a growth fit to count: one BBR gain

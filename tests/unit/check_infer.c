@@ -449,7 +449,12 @@ START_TEST(test_estimate_is_the_named_flavours_replay)
     inf.beta = 0.44;
     inf.beta_n = 14;
     inf.flavor = TN_CC_SCALABLE;
+    inf.flavor_confidence = 0.92;
     ck_assert_int_eq(tn_cc_pick_estimate(&inf, true, false), TN_CC_SCALABLE);
+    inf.flavor_confidence = 0.24;   /* an unchecked flavour below TN_CC_SURE: the checked best */
+    ck_assert_int_eq(tn_cc_pick_estimate(&inf, true, false), TN_CC_CUBIC);
+    inf.flavor = TN_CC_RENO;        /* a checked one is its own estimate at any confidence */
+    ck_assert_int_eq(tn_cc_pick_estimate(&inf, true, false), TN_CC_RENO);
     inf.flavor = TN_CC_UNKNOWN;   /* the best checked one that was not ruled out: CUBIC */
     ck_assert_int_eq(tn_cc_pick_estimate(&inf, true, false), TN_CC_CUBIC);
     ck_assert_int_eq(tn_cc_pick_estimate(&inf, true, true), TN_CC_BBR);   /* with a dip */
