@@ -379,6 +379,10 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a);
  * CUBIC's replays). */
 double tn_cc_cwnd_bytes(const struct tn_cc_model *m);
 void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double flight);
+/* The loss just told has no decrease of its own to measure: a recovery entered on the ACK that
+ * ended another starts from the ssthresh that one left (RFC 6937: cwnd = ssthresh at its end),
+ * a window the flight never showed, so the flight after it is no measure of this cut. */
+void tn_cc_unmeasured_loss(struct tn_cc_model *m);
 void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout);
 /* The flight after a fast recovery over the flight when it began (the replay's betas). */
 void tn_cc_on_cut(struct tn_cc_model *m, double beta);

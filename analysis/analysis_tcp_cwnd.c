@@ -1085,6 +1085,11 @@ void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double fli
     tell(m, &(struct cc_input){.op = OP_LOSS, .t_ns = t_ns, .timeout = timeout, .v1 = flight, .v2 = w * m->mss});
 }
 
+void tn_cc_unmeasured_loss(struct tn_cc_model *m)
+{
+    m->knee_before = 0;
+}
+
 void tn_cc_on_cut(struct tn_cc_model *m, double beta)
 {
     if (!m->ss_cut_pending)

@@ -68,6 +68,14 @@ static void start_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, 
     tn_cc_on_loss(s->models, t, kind == TN_EP_RTO, flight);
 }
 
+void tn_ep_recovery_again(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                          const struct tn_pkt *p, int64_t t)
+{
+    start_episode(ctx, cp, d, p, t, TN_EP_RECOVERY,
+                  "segments resent in the last recovery still lost at its end");
+    tn_cc_unmeasured_loss(cp->dp[d].snd->models);
+}
+
 /* ---- retransmission causes ---- */
 
 static enum tn_event_kind rexmit_cause(const struct tn_sender *s, int64_t start, int64_t t,

@@ -24,6 +24,13 @@ struct tn_episodes {
 };
 
 /* End sender d's episode at t; pd is the direction of the packet p that ends it. */
+/* Linux tcp_fastretrans_alert: the ACK that ends a recovery moves the state to Open, and
+ * tcp_time_to_recover then finds segments still marked lost (lost_out: sent during the
+ * recovery and resent there, not yet acknowledged), so the sender enters Recovery again on the
+ * same ACK, with a second reduction (tcp_enter_recovery -> ssthresh of the window the first
+ * left). */
+void tn_ep_recovery_again(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                          const struct tn_pkt *p, int64_t t);
 void tn_ep_end(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d, enum tn_dir pd,
                const struct tn_pkt *p, int64_t t, const char *why);
 /* Segment si of sender d was sent again at t: its cause (si->cause), and the episode it opens. */

@@ -290,8 +290,13 @@ static double on_advance(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, e
         b->reno_sacked = 0;   /* past all the data sent when the last dupack came */
     else
         b->reno_sacked = fmax(0, b->reno_sacked - fmax(0, (double)acked / s->mss - 1));
-    if (ep->now != TN_EP_NONE && ack_rel >= ep->recovery_point)
+    if (ep->now != TN_EP_NONE && ack_rel >= ep->recovery_point) {
+        bool recovery = ep->now == TN_EP_RECOVERY;
+        int64_t since = ep->start_ns;
         tn_ep_end(ctx, cp, sd, d, p, t, "ACK covers the recovery point");
+        if (recovery && b->sack && tn_sack_resent_lost_above(b, ack_rel, since))
+            tn_ep_recovery_again(ctx, cp, sd, p, t);
+    }
     return rtt;
 }
 

@@ -112,3 +112,14 @@ int64_t tn_sack_blocks(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enu
     }
     return newly;
 }
+
+bool tn_sack_resent_lost_above(const struct tn_scoreboard *b, int64_t una, int64_t since_ns)
+{
+    for (unsigned i = 0; b->rexmits && i < TN_REXMIT_RING; i++) {
+        const struct tn_gap *g = &b->rexmits[i];
+        if (g->hi > g->lo && g->t_ns >= since_ns && g->hi > una &&
+            !tn_ranges_holding(&b->sacked, g->lo > una ? g->lo : una, g->hi))
+            return true;
+    }
+    return false;
+}

@@ -39,6 +39,10 @@ void tn_sack_free(struct tn_scoreboard *b);
 int64_t tn_sack_bytes_above(const struct tn_scoreboard *b, int64_t above);
 /* Bytes in flight below hi as the sender sees them (RFC 6675 "pipe"). */
 int64_t tn_sack_pipe(const struct tn_scoreboard *b, int64_t hi, uint32_t mss, bool recovering);
+/* Was a range retransmitted at or after since_ns, above una, and neither cumulatively nor
+ * selectively acknowledged since (one of the last TN_REXMIT_RING)?  The sender still has it
+ * marked lost (Linux lost_out). */
+bool tn_sack_resent_lost_above(const struct tn_scoreboard *b, int64_t una, int64_t since_ns);
 /* [lo, hi) was retransmitted at t (for D-SACK matching). */
 void tn_sack_resent(struct tn_scoreboard *b, int64_t lo, int64_t hi, int64_t t);
 /* The SACK blocks of an ACK of sender sd's data (cumulative ACK ack): the scoreboard takes them,

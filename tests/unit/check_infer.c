@@ -548,6 +548,26 @@ START_TEST(test_rtt_sacked_as_linux)
 }
 END_TEST
 
+/* At the end of a recovery a segment resent in it, above the ACK that ended it and neither
+ * cumulatively nor selectively acknowledged, is still marked lost (Linux lost_out), so
+ * tcp_time_to_recover enters Recovery again on that ACK; one SACKed since, or resent before the
+ * recovery began, is not. */
+START_TEST(test_lost_resent_segment_outlives_recovery)
+{
+    struct tn_scoreboard b;
+    memset(&b, 0, sizeof b);
+    tn_sack_resent(&b, 1000, 2000, 5);      /* before the recovery (began at 10) */
+    tn_sack_resent(&b, 5000, 6000, 20);     /* in it, above the recovery point 4000 */
+    ck_assert(tn_sack_resent_lost_above(&b, 4000, 10));
+    ck_assert(!tn_sack_resent_lost_above(&b, 6000, 10));   /* cumulatively acknowledged */
+    tn_ranges_merge(&b.sacked, 5000, 7000);                   /* SACKed since */
+    ck_assert(!tn_sack_resent_lost_above(&b, 4000, 10));
+    ck_assert(!tn_sack_resent_lost_above(&b, 500, 10));    /* 1000-2000 was resent at 5 */
+    ck_assert(tn_sack_resent_lost_above(&b, 500, 0));
+    tn_sack_free(&b);
+}
+END_TEST
+
 START_TEST(test_hybla_slow_start_as_linux)
 {
     void *priv = calloc(1, tn_cc_hybla_ops.priv_size);
@@ -982,6 +1002,7 @@ Suite *tn_infer_suite(void)
     tcase_add_test(tc, test_hybla_slow_start_as_linux);
     tcase_add_test(tc, test_cubic_hystart_after_recovery_as_linux);
     tcase_add_test(tc, test_rtt_sacked_as_linux);
+    tcase_add_test(tc, test_lost_resent_segment_outlives_recovery);
     tcase_add_test(tc, test_cwnd_limited_per_window_as_linux);
     tcase_add_test(tc, test_bbr_recovery_as_linux);
     tcase_add_test(tc, test_bbr_probe_bw_window_as_linux);

@@ -477,7 +477,12 @@ static const struct vantage_case vantage_cases[] = {
      * segments lost before this monitor are in the sender's pipe but not in the one seen here
      * (was 0.10 median here; 0.45 p90 at cubic-bdp-owd40's receiver; 0.40 at cubic-pause's) */
     {"bbr-loss1-owd10", "rcv1_eth0.pcap", 1, true, 0.10, 0.15, 0, 0},
-    {"cubic-bdp-owd40", "snd1_eth0.pcap", 1, false, 0.03, 0.45, 0, 0},
+    /* 0.024 / 0.430 while the replay saw one recovery where the kernel had two back to back
+     * (tcp_cong_state: Open and Recovery again on the same ACK); with the second one the kernel's
+     * three recoveries are matched and the error is 0.015 / 0.263 (PRR's growth back to
+     * ssthresh when the pipe is below it, tcp_cwnd_reduction's delta >= 0 branch, and HyStart in
+     * that recovery differ from the kernel's) */
+    {"cubic-bdp-owd40", "snd1_eth0.pcap", 1, false, 0.03, 0.28, 0, 0},
     /* one segment was dropped twice (tcp_retransmit_pairs.csv): 556 drops, 555 holes seen */
     /* PRR as tcp_cwnd_reduction: the kernel's window refills to ssthresh (434 -> 580) within
      * the recovery, where the pipe seen here has fallen (0.134 / 0.750 before) */
