@@ -20,7 +20,7 @@ void tn_ep_end(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir
      * the ACKs before it, still on their way, were sent in the episode */
     tn_replay_episode_ended(&s->rp, ep->now, t);
     ep->now = TN_EP_NONE;
-    s->sb.rexmit_out = 0;
+    tn_sack_resent_clear(&s->sb);
     /* Linux tcp_reset_reno_sack: a NewReno sender forgets its duplicate ACKs here.  A trace
      * without options (ns-2) does not say whether the sender had SACK, whose scoreboard keeps
      * the segments that reached the receiver until they are cumulatively ACKed (RFC 6675 §4,
@@ -44,7 +44,7 @@ static void start_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, 
     ep->now = kind;
     ep->start_ns = t;
     ep->recovery_point = c->d[d].hi_rel;
-    s->sb.rexmit_out = 0;
+    tn_sack_resent_clear(&s->sb);
     /* a timeout forgets what the duplicate ACKs counted, whether the sender had SACK or not
      * (RFC 2018 §8: after a retransmit timeout the sender SHOULD turn off all SACKed bits, the
      * receiver may have reneged; Linux tcp_enter_loss -> tcp_reset_reno_sack); where the trace
@@ -156,7 +156,7 @@ void tn_ep_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
     else if (k == TN_EV_REXMIT_FAST)
         start_episode(ctx, cp, d, p, t, TN_EP_RECOVERY, "fast retransmit");
     if (ep->now != TN_EP_NONE && si->end > s->sb.una)
-        s->sb.rexmit_out += si->end - si->start;
+        tn_ranges_merge(&s->sb.resent, si->start > s->sb.una ? si->start : s->sb.una, si->end);
 }
 
 /* The packet crossed no router on its way here: its TTL (hop limit) is still one that senders

@@ -278,8 +278,8 @@ static double on_advance(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, e
     if (ep->now != TN_EP_NONE)
         cover.in_order = false;   /* in recovery the receiver ACKs each segment at once */
     tn_ackpol_ack(ctx, cp, sd, p, t, acked, &cover);
-    if (b->rexmit_out > 0 && acked > 0)
-        b->rexmit_out = b->rexmit_out > acked ? b->rexmit_out - acked : 0;
+    if (b->resent.n && acked > 0)   /* the copies below the cumulative ACK arrived */
+        tn_ranges_cut(&b->resent, b->resent.v[0].lo, b->una);
     b->dupacks = 0;
     /* Linux tcp_remove_reno_sacks: the first segment acknowledged is the retransmitted
      * head, not a duplicate-ACKed one; outside recovery an advancing ACK clears them, unless

@@ -8,6 +8,7 @@
 void tn_sack_free(struct tn_scoreboard *b)
 {
     tn_ranges_free(&b->sacked);
+    tn_ranges_free(&b->resent);
     free(b->rexmits);
 }
 
@@ -37,7 +38,7 @@ int64_t tn_sack_pipe(const struct tn_scoreboard *b, int64_t hi, uint32_t mss, bo
         if (lost < 0)
             lost = 0;
     }
-    int64_t p = out - sacked - lost + b->rexmit_out;
+    int64_t p = out - sacked - lost + tn_ranges_bytes_above(&b->resent, b->una);
     return p < 0 ? 0 : p;
 }
 
@@ -105,6 +106,7 @@ int64_t tn_sack_blocks(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enu
         }
         if (hi > b->una) {
             newly += tn_ranges_merge(&b->sacked, lo > b->una ? lo : b->una, hi);
+            tn_ranges_cut(&b->resent, lo, hi);   /* a SACKed copy left the network */
             int64_t sent = tn_rtt_sacked(&cp->dp[sd].snd->rtt, lo > b->una ? lo : b->una, hi);
             if (sent > *sacked_sent_ns)
                 *sacked_sent_ns = sent;
@@ -122,4 +124,9 @@ bool tn_sack_resent_lost_above(const struct tn_scoreboard *b, int64_t una, int64
             return true;
     }
     return false;
+}
+
+void tn_sack_resent_clear(struct tn_scoreboard *b)
+{
+    b->resent.n = 0;
 }

@@ -23,7 +23,10 @@ struct tn_scoreboard {
     double reno_sacked;        /* without SACK: segments known to have left (one per dupack) */
     int64_t reno_hi;           /* the highest data sent at the last duplicate ACK: all the
                                 * receiver can have SACKed lies below it */
-    int64_t rexmit_out;        /* retransmitted bytes not yet acknowledged */
+    struct tn_rangeset resent; /* retransmitted in this episode and neither cumulatively nor
+                                * selectively acknowledged since: what the sender counts in
+                                * flight again (Linux retrans_out, TCPCB_SACKED_RETRANS; RFC 6675
+                                * §4's pipe adds it back) */
     struct tn_gap *rexmits;    /* [TN_REXMIT_RING] recent retransmitted ranges (D-SACK
                                 * matching), allocated at the first retransmission */
     unsigned rexmit_next;
@@ -43,6 +46,8 @@ int64_t tn_sack_pipe(const struct tn_scoreboard *b, int64_t hi, uint32_t mss, bo
  * selectively acknowledged since (one of the last TN_REXMIT_RING)?  The sender still has it
  * marked lost (Linux lost_out). */
 bool tn_sack_resent_lost_above(const struct tn_scoreboard *b, int64_t una, int64_t since_ns);
+/* Forget the retransmissions in flight (an episode begins or ends). */
+void tn_sack_resent_clear(struct tn_scoreboard *b);
 /* [lo, hi) was retransmitted at t (for D-SACK matching). */
 void tn_sack_resent(struct tn_scoreboard *b, int64_t lo, int64_t hi, int64_t t);
 /* The SACK blocks of an ACK of sender sd's data (cumulative ACK ack): the scoreboard takes them,

@@ -568,6 +568,32 @@ START_TEST(test_lost_resent_segment_outlives_recovery)
 }
 END_TEST
 
+/* The pipe (RFC 6675 §4, Linux tcp_packets_in_flight) counts a retransmitted segment in flight
+ * again until it is acknowledged, cumulatively or by a SACK (retrans_out).  By hand, in
+ * segments of 1000 bytes: 10 outstanding above una 0, [5000, 8000) SACKed, the 5 below lost:
+ * pipe 10 - 3 - 5 = 2; [0, 2000) resent: 4; the cumulative ACK to 1000: 9 - 3 - 4 + 1 = 3; a
+ * SACK of the second copy [1000, 2000): 9 - 4 - 3 + 0 = 2. */
+START_TEST(test_pipe_counts_resent_until_acked)
+{
+    struct tn_scoreboard b;
+    memset(&b, 0, sizeof b);
+    b.una_set = true;
+    b.sack = true;
+    tn_ranges_merge(&b.sacked, 5000, 8000);
+    ck_assert_int_eq(tn_sack_pipe(&b, 10000, 1000, true), 2000);
+    tn_ranges_merge(&b.resent, 0, 2000);
+    ck_assert_int_eq(tn_sack_pipe(&b, 10000, 1000, true), 4000);
+    b.una = 1000;
+    tn_ranges_cut(&b.resent, 0, b.una);
+    ck_assert_int_eq(tn_sack_pipe(&b, 10000, 1000, true), 3000);
+    tn_ranges_merge(&b.sacked, 1000, 2000);
+    tn_ranges_cut(&b.resent, 1000, 2000);
+    /* out 9000, sacked 4000, lost 2000-5000 = 3000, resent 0: 2000 */
+    ck_assert_int_eq(tn_sack_pipe(&b, 10000, 1000, true), 2000);
+    tn_sack_free(&b);
+}
+END_TEST
+
 START_TEST(test_hybla_slow_start_as_linux)
 {
     void *priv = calloc(1, tn_cc_hybla_ops.priv_size);
@@ -1003,6 +1029,7 @@ Suite *tn_infer_suite(void)
     tcase_add_test(tc, test_cubic_hystart_after_recovery_as_linux);
     tcase_add_test(tc, test_rtt_sacked_as_linux);
     tcase_add_test(tc, test_lost_resent_segment_outlives_recovery);
+    tcase_add_test(tc, test_pipe_counts_resent_until_acked);
     tcase_add_test(tc, test_cwnd_limited_per_window_as_linux);
     tcase_add_test(tc, test_bbr_recovery_as_linux);
     tcase_add_test(tc, test_bbr_probe_bw_window_as_linux);
