@@ -93,6 +93,11 @@ char *tn_xstrdup(const char *s) __attribute__((malloc, warn_unused_result));
  * length of the whole text (a text of len or more was cut) (common_fmt.c). */
 size_t tn_fmt_fixed(char *buf, size_t len, double v, int prec);
 
+/* v in decimal as "%" PRIu64 prints it, with its NUL, into buf (TN_U64_LEN bytes); returns the
+ * length (common_fmt.c) */
+#define TN_U64_LEN 21
+size_t tn_fmt_u64(char *buf, uint64_t v);
+
 /* v as "%.*f" prints it, into buf for a "%s" (prec <= 9: the longest is a sign, 309 digits, the
  * point and 9 decimals). */
 #define TN_FIXED_LEN 328

@@ -1,5 +1,6 @@
 /* common_addr.c - addresses as text (inet_ntop, RFC 5952 for IPv6). */
 #include "addr.h"
+#include "common.h"
 
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -20,19 +21,6 @@ const char *tn_addr_str(const struct tn_addr *a, char *buf, size_t len)
     return buf;
 }
 
-/* n in decimal at p; returns the end */
-static char *put_dec(char *p, unsigned n)
-{
-    char t[12], *q = t + sizeof t;
-    do {
-        *--q = (char)('0' + n % 10);
-        n /= 10;
-    } while (n);
-    size_t k = (size_t)(t + sizeof t - q);
-    memcpy(p, q, k);
-    return p + k;
-}
-
 const char *tn_endpoint_str(const struct tn_addr *a, uint16_t port, char *buf, size_t len)
 {
     if (a->family == 4 && len >= sizeof "255.255.255.255:65535") {
@@ -40,11 +28,10 @@ const char *tn_endpoint_str(const struct tn_addr *a, uint16_t port, char *buf, s
          * connections write two endpoints each */
         char *p = buf;
         for (int i = 0; i < 4; i++) {
-            p = put_dec(p, a->a[i]);
+            p += tn_fmt_u64(p, a->a[i]);
             *p++ = i < 3 ? '.' : ':';
         }
-        p = put_dec(p, port);
-        *p = '\0';
+        tn_fmt_u64(p, port);
         return buf;
     }
     char ab[64];

@@ -74,3 +74,16 @@ size_t tn_fmt_fixed(char *buf, size_t len, double v, int prec)
     buf[k] = '\0';
     return k;
 }
+
+size_t tn_fmt_u64(char *buf, uint64_t v)
+{
+    char t[TN_U64_LEN], *p = t + sizeof t;
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    size_t k = (size_t)(t + sizeof t - p);
+    memcpy(buf, p, k);
+    buf[k] = '\0';
+    return k;
+}

@@ -13,6 +13,17 @@ static void label(struct tn_line *l, const char *lbl)
     tn_line_char(l, ' ');
 }
 
+/* a line of counts: each name (with its separator) then its value */
+static void counts_line(struct tn_line *l, const char *lbl, const char *const names[], const uint64_t vals[], int n)
+{
+    label(l, lbl);
+    for (int i = 0; i < n; i++) {
+        tn_line_str(l, names[i]);
+        tn_line_u64(l, vals[i]);
+    }
+    tn_line_char(l, '\n');
+}
+
 static void stat_line(struct tn_line *l, const char *lbl, const struct tn_stat *s)
 {
     label(l, lbl);
@@ -77,16 +88,9 @@ static void sender_block(struct tn_line *l, const struct tn_conn *c, enum tn_dir
     tn_line_str(l, d == TN_A2B ? "     a->b sender:\n" : "     b->a sender:\n");
     stat_line(l, "RTT min/avg/max:", &f->rtt_ms);
     stat_line(l, "RTT (timestamps):", &f->rtt_ts_ms);
-    label(l, "retransmissions:");
-    tn_line_str(l, "fast ");
-    tn_line_u64(l, f->rexmit[0]);
-    tn_line_str(l, ", timeout ");
-    tn_line_u64(l, f->rexmit[1]);
-    tn_line_str(l, ", other ");
-    tn_line_u64(l, f->rexmit[3]);
-    tn_line_str(l, "; spurious ");
-    tn_line_u64(l, f->rexmit[2]);
-    tn_line_char(l, '\n');
+    static const char *const rexmit_names[] = {"fast ", ", timeout ", ", other ", "; spurious "};
+    counts_line(l, "retransmissions:", rexmit_names,
+                (const uint64_t[]){f->rexmit[0], f->rexmit[1], f->rexmit[3], f->rexmit[2]}, 4);
     label(l, "lost before monitor:");
     tn_line_u64(l, f->loss_upstream);
     tn_line_char(l, '\n');
@@ -97,16 +101,10 @@ static void sender_block(struct tn_line *l, const struct tn_conn *c, enum tn_dir
         tn_line_u64(l, f->capture_gap_bytes);
         tn_line_str(l, " B not captured (ACKed, or next to the sender): counts are lower bounds\n");
     }
-    label(l, "episodes:");
-    tn_line_str(l, "fast recovery ");
-    tn_line_u64(l, f->episodes_recovery);
-    tn_line_str(l, ", timeout ");
-    tn_line_u64(l, f->episodes_rto);
-    tn_line_str(l, ", zero window ");
-    tn_line_u64(l, f->episodes_zero_window);
-    tn_line_str(l, ", idle ");
-    tn_line_u64(l, f->episodes_idle);
-    tn_line_char(l, '\n');
+    static const char *const episode_names[] = {"fast recovery ", ", timeout ", ", zero window ", ", idle "};
+    counts_line(l, "episodes:", episode_names,
+                (const uint64_t[]){f->episodes_recovery, f->episodes_rto, f->episodes_zero_window, f->episodes_idle},
+                4);
     if (f->slowstart_ended) {
         label(l, "slow start ended:");
         tn_line_fixed(l, (double)(f->slowstart_end_ns - tn_time_ns(c->first)) / 1e9, 3);

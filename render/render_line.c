@@ -58,12 +58,8 @@ void tn_line_pad(struct tn_line *l, const char *s, size_t width, int left)
 
 void tn_line_u64(struct tn_line *l, uint64_t v)
 {
-    char s[24], *p = s + sizeof s;
-    do {
-        *--p = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    tn_line_mem(l, p, (size_t)(s + sizeof s - p));
+    char s[TN_U64_LEN];
+    tn_line_mem(l, s, tn_fmt_u64(s, v));
 }
 
 void tn_line_fixed(struct tn_line *l, double v, int prec)

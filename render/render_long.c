@@ -50,38 +50,15 @@ void tn_long_row_s(FILE *out, const char *label, const char *a, const char *b)
     fwrite(line, 1, (size_t)(p - line), out);
 }
 
-/* v in decimal, as "%" PRIu64 prints it; returns s. */
-static const char *u64_str(char s[24], uint64_t v)
-{
-    char *p = s + 23;
-    *p = '\0';
-    do {
-        *--p = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    return p;
-}
-
 void tn_long_row_u(FILE *out, const char *label, uint64_t a, uint64_t b)
 {
-    char x[24], y[24];
-    tn_long_row_s(out, label, u64_str(x, a), u64_str(y, b));
+    char x[TN_U64_LEN], y[TN_U64_LEN];
+    tn_fmt_u64(x, a);
+    tn_fmt_u64(y, b);
+    tn_long_row_s(out, label, x, y);
 }
 
-/* "%u" / "-" into buf (at least 11 bytes), without snprintf: a report line per value */
-static const char *u32_into(char *buf, unsigned v)
-{
-    char t[11], *p = t + sizeof t;
-    do {
-        *--p = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    size_t k = (size_t)(t + sizeof t - p);
-    memcpy(buf, p, k);
-    buf[k] = '\0';
-    return buf;
-}
-
+/* "-" into buf, without snprintf (a report line per value; numbers: tn_fmt_u64) */
 static const char *dash_into(char *buf)
 {
     buf[0] = '-';
@@ -92,7 +69,7 @@ static const char *dash_into(char *buf)
 static const char *opt_str(char *buf, size_t len, bool seen, unsigned v)
 {
     if (seen)
-        u32_into(buf, v);
+        tn_fmt_u64(buf, v);
     else
         dash_into(buf);
     return buf;
@@ -105,9 +82,9 @@ static const char *seg_str(char *buf, size_t len, const struct tn_dir_stats *s, 
         return buf;
     }
     if (which == 0)
-        u32_into(buf, s->seg_min);
+        tn_fmt_u64(buf, s->seg_min);
     else if (which == 1)
-        u32_into(buf, s->seg_max);
+        tn_fmt_u64(buf, s->seg_max);
     else
         tn_fmt_fixed(buf, len, (double)s->data_bytes / (double)s->data_pkts, 0);
     return buf;
@@ -120,9 +97,9 @@ static const char *win_str(char *buf, size_t len, const struct tn_dir_stats *s, 
         return buf;
     }
     if (which == 0)
-        u32_into(buf, s->win_min);
+        tn_fmt_u64(buf, s->win_min);
     else if (which == 1)
-        u32_into(buf, s->win_max);
+        tn_fmt_u64(buf, s->win_max);
     else
         tn_fmt_fixed(buf, len, s->win_sum / (double)s->win_n, 0);
     return buf;

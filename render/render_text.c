@@ -35,19 +35,6 @@ static const char *proto_name(const struct tn_conn_brief *b)
 }
 
 /* From the briefs: connections retired before the end of the run are listed too. */
-/* v in decimal into s (24 bytes) */
-static const char *u64_text(char s[24], uint64_t v)
-{
-    char t[24], *p = t + sizeof t;
-    *--p = '\0';
-    do {
-        *--p = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    memcpy(s, p, (size_t)(t + sizeof t - p));
-    return s;
-}
-
 void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel)
 {
     size_t n = tn_analyzer_conn_count(a), shown = 0;
@@ -69,7 +56,8 @@ void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_sele
         /* "%4u: %s - %s  %-8s %8" PRIu64 ">%8" PRIu64 "<  %s\n" without printf: a line per
          * connection, a million of them in a short-connection trace */
         char ea[96], eb[96], num[24];
-        tn_line_pad(&l, u64_text(num, b.idx), 4, 0);
+        tn_fmt_u64(num, b.idx);
+        tn_line_pad(&l, num, 4, 0);
         tn_line_mem(&l, ": ", 2);
         tn_line_str(&l, tn_endpoint_str(&b.a, b.a_port, ea, sizeof ea));
         tn_line_mem(&l, " - ", 3);
@@ -77,9 +65,11 @@ void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_sele
         tn_line_mem(&l, "  ", 2);
         tn_line_pad(&l, proto_name(&b), 8, 1);
         tn_line_char(&l, ' ');
-        tn_line_pad(&l, u64_text(num, b.pkts[TN_A2B]), 8, 0);
+        tn_fmt_u64(num, b.pkts[TN_A2B]);
+        tn_line_pad(&l, num, 8, 0);
         tn_line_char(&l, '>');
-        tn_line_pad(&l, u64_text(num, b.pkts[TN_B2A]), 8, 0);
+        tn_fmt_u64(num, b.pkts[TN_B2A]);
+        tn_line_pad(&l, num, 8, 0);
         tn_line_mem(&l, "<  ", 3);
         tn_line_str(&l, tn_conn_state_name((enum tn_conn_state)b.state));
         tn_line_char(&l, '\n');

@@ -337,22 +337,17 @@ END_TEST
  * clamps the window at 65535 segments.  By hand from that code: */
 /* A flavour's socket as the replay starts it: sk with the flavour's state in priv, zeroed and
  * initialised by its init op. */
-/* A trace without options (ns-2) does not say whether the sender had SACK: the duplicate ACKs'
- * count of segments that reached the receiver (one each, Linux tcp_add_reno_sack) is kept past
- * the end of a recovery, as a SACK scoreboard keeps them (RFC 6675), where NewReno's is reset
- * (tcp_reset_reno_sack).  Segments of 1460 bytes (the MSS taken without an MSS option); segment 2 is lost and its fast retransmission
- * (at the third dupack, recovery point segment 14: 0-13 sent) arrives after 16-18, past
- * the loss of 15.  Dupacks: 7 (segments 3-9) + 2 (10, 11) + 3 (12-14) + 3 (16-18) = 15; the ACK
- * of segment 15 acknowledges 13 segments, the first of them the retransmitted one
- * (tcp_remove_reno_sacks: 13 - 1 off), leaving 3 (16, 17, 18) at the receiver.  Sent: 0-26,
- * so 27 - 15 = 12 segments are outstanding and the pipe is 12 - 3 = 9 (NewReno's: 12). */
-START_TEST(test_dupacks_kept_past_recovery_without_options)
+#define SEG(k) (101 + 1460 * (uint32_t)(k))
+
+/* The start both tests below share, on a trace without options (ns-2): handshake, segments
+ * 0-9, segment 2 lost; its duplicate ACKs as segments 3-9 arrive, answered by new data 10-18,
+ * and segment 2 resent after the third. */
+static void no_options_first_recovery(void)
 {
     no_opts = true;
     feed(true, 0, 100, 0, S, 0, NULL);
     feed(false, 50, 900, 101, S | A, 0, NULL);
     feed(true, 50.1, 101, 901, A, 0, NULL);
-#define SEG(k) (101 + 1460 * (uint32_t)(k))
     for (int k = 0; k < 10; k++)
         feed(true, 51 + 0.01 * k, SEG(k), 901, A, 1460, NULL);
     feed(false, 101, 901, SEG(1), A, 0, NULL);
@@ -365,6 +360,20 @@ START_TEST(test_dupacks_kept_past_recovery_without_options)
             feed(true, 101.1 + 0.1 * d + 0.005, SEG(2), 901, A, 1460, NULL);
         feed(true, 101.1 + 0.1 * d + 0.01, SEG(11 + d), 901, A, 1460, NULL);
     }
+}
+
+/* A trace without options (ns-2) does not say whether the sender had SACK: the duplicate ACKs'
+ * count of segments that reached the receiver (one each, Linux tcp_add_reno_sack) is kept past
+ * the end of a recovery, as a SACK scoreboard keeps them (RFC 6675), where NewReno's is reset
+ * (tcp_reset_reno_sack).  Segments of 1460 bytes (the MSS taken without an MSS option); segment 2 is lost and its fast retransmission
+ * (at the third dupack, recovery point segment 14: 0-13 sent) arrives after 16-18, past
+ * the loss of 15.  Dupacks: 7 (segments 3-9) + 2 (10, 11) + 3 (12-14) + 3 (16-18) = 15; the ACK
+ * of segment 15 acknowledges 13 segments, the first of them the retransmitted one
+ * (tcp_remove_reno_sacks: 13 - 1 off), leaving 3 (16, 17, 18) at the receiver.  Sent: 0-26,
+ * so 27 - 15 = 12 segments are outstanding and the pipe is 12 - 3 = 9 (NewReno's: 12). */
+START_TEST(test_dupacks_kept_past_recovery_without_options)
+{
+    no_options_first_recovery();
     /* segments 10-14 and 16-18 arrive (15 was lost), each ACKed 50.05 ms after it was sent
      * (the round trip: segment 0 sent at 51, ACKed at 101); new data 19-26 answers them */
     const double sent_at[8] = {101.01, 101.11, 101.21, 101.31, 101.41, 101.61, 101.71, 101.81};
@@ -374,7 +383,6 @@ START_TEST(test_dupacks_kept_past_recovery_without_options)
     }
     feed(false, 152, 901, SEG(15), A, 0, NULL);   /* the retransmission: 2-14 complete */
     feed(false, 300, 901, SEG(15), A, 0, NULL);
-#undef SEG
     const struct tn_conn *c = conn();
     ck_assert_uint_eq(count_events(c, TN_EV_RECOVERY_END), 1);
     const struct tn_series *fl = &c->series[TN_A2B][TN_SER_INFLIGHT];
@@ -394,23 +402,7 @@ END_TEST
  * count forgotten: pipe 7 (kept through the timeout it would be 15 - 9 = 6 delivered, pipe 1). */
 START_TEST(test_dupacks_forgotten_at_a_timeout_without_options)
 {
-    no_opts = true;
-    feed(true, 0, 100, 0, S, 0, NULL);
-    feed(false, 50, 900, 101, S | A, 0, NULL);
-    feed(true, 50.1, 101, 901, A, 0, NULL);
-#define SEG(k) (101 + 1460 * (uint32_t)(k))
-    for (int k = 0; k < 10; k++)
-        feed(true, 51 + 0.01 * k, SEG(k), 901, A, 1460, NULL);
-    feed(false, 101, 901, SEG(1), A, 0, NULL);
-    feed(true, 101.01, SEG(10), 901, A, 1460, NULL);
-    feed(false, 101.1, 901, SEG(2), A, 0, NULL);
-    feed(true, 101.11, SEG(11), 901, A, 1460, NULL);
-    for (int d = 1; d <= 7; d++) {   /* segments 3-9 arrive; new data 12-18 answers them */
-        feed(false, 101.1 + 0.1 * d, 901, SEG(2), A, 0, NULL);
-        if (d == 3)
-            feed(true, 101.1 + 0.1 * d + 0.005, SEG(2), 901, A, 1460, NULL);
-        feed(true, 101.1 + 0.1 * d + 0.01, SEG(11 + d), 901, A, 1460, NULL);
-    }
+    no_options_first_recovery();
     const double sent_at[8] = {101.01, 101.11, 101.31, 101.41, 101.51, 101.61, 101.71, 101.81};
     for (int i = 0; i < 8; i++)   /* 10, 11, 13-18 arrive; nothing more is sent */
         feed(false, sent_at[i] + 50.05, 901, SEG(2), A, 0, NULL);
