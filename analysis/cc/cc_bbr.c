@@ -384,11 +384,9 @@ static void bbr_cwnd_event(struct tn_cc_sock *sk, enum tn_ca_event ev)
 {
     struct bbr *b = TN_CC_PRIV(sk, struct bbr);
     /* Linux restarts from idle (tp->app_limited at CA_EVENT_TX_START) when nothing was in
-     * flight, so the last segment sent had been acknowledged: at least a min RTT since it
-     * left.  A shorter gap is no idle of the sender's (away from it the monitor's "nothing
-     * outstanding" is its own view: at the receiver, between two segments) */
-    if (ev == TN_CA_EVENT_TX_START && sk->idle_ns > 0 &&
-        (b->min_rtt_ms <= 0 || sk->idle_ns >= (int64_t)(b->min_rtt_ms * 1e6))) {
+     * flight; the driver tells it only then, from what the sender could have seen
+     * (tn_ep_idle_check, tcp_event_data_sent) */
+    if (ev == TN_CA_EVENT_TX_START && sk->idle_ns > 0) {
         b->idle_restart = true;
         b->ack_epoch_stamp = sk->ack_seen_ns;
         b->ack_epoch_acked = 0;
