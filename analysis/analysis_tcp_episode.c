@@ -224,14 +224,13 @@ void tn_ep_fill(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_di
     tn_ep_rexmit(ctx, cp, d, p, t, si, si->tail ? "lost tail; " : "lost upstream; ");
 }
 
-void tn_ep_idle_check(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
-                      const struct tn_pkt *p, int64_t t, int64_t start)
+bool tn_ep_sent_idle(const struct tn_conn_priv *cp, enum tn_dir d, int64_t t, int64_t start)
 {
-    struct tn_sender *s = cp->dp[d].snd;
+    const struct tn_sender *s = cp->dp[d].snd;
     /* (the highest sequence seen already counts this segment: what was outstanding before
      * it is what lies below its start) */
-    if (!s->last_send_ns || !s->sb.una_set || s->sb.una < start)
-        return;   /* something was outstanding: not idle */
+    if (!s || !s->last_send_ns || !s->sb.una_set || s->sb.una < start)
+        return false;   /* something was outstanding: not idle */
     /* Linux tells the flavour it transmits again (CA_EVENT_TX_START) when it sends with
      * nothing in flight (tcp_event_data_sent: tcp_packets_in_flight(tp) == 0), that is after it
      * processed the ACK that covered all it had sent.  Away from the sender that ACK passed the
@@ -239,7 +238,14 @@ void tn_ep_idle_check(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
      * sent after it can pass the monitor: a segment sooner was sent with that ACK still on its
      * way (a receiver-side monitor sees "nothing outstanding" between almost every two
      * segments, gaps the sender never had). */
-    if (t - s->last_progress_ns < tn_replay_reaction_ns(cp, d))
+    return t - s->last_progress_ns >= tn_replay_reaction_ns(cp, d);
+}
+
+void tn_ep_idle_check(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
+                      const struct tn_pkt *p, int64_t t, int64_t start)
+{
+    struct tn_sender *s = cp->dp[d].snd;
+    if (!tn_ep_sent_idle(cp, d, t, start))
         return;
     int64_t since = s->last_send_ns > s->last_ack_ns ? s->last_send_ns : s->last_ack_ns;
     double idle = tn_ms_between(t, since);

@@ -40,6 +40,10 @@ void tn_ep_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
 void tn_ep_fill(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
                 const struct tn_pkt *p, int64_t t, struct tn_seginfo *si);
 /* New data of sender d at t, starting at relative sequence start: after an idle period? */
+/* Was a segment of sender d starting at start, seen at t, sent with nothing in flight at the
+ * sender (Linux tcp_event_data_sent's tcp_packets_in_flight == 0), as far as the monitor can
+ * tell: all before it acknowledged, that ACK a reaction time before it? */
+bool tn_ep_sent_idle(const struct tn_conn_priv *cp, enum tn_dir d, int64_t t, int64_t start);
 void tn_ep_idle_check(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
                       const struct tn_pkt *p, int64_t t, int64_t start);
 

@@ -441,7 +441,9 @@ void tn_infer_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
     infer_handshake(ctx, cp, d, p, t);
     if (p->tcp.opt.has_ts) {
         sender_of(cp, d);
-        tn_rtt_ts(cp, d, p, t);
+        /* data sent with nothing in flight went out when the application wrote, not when the
+         * ACK it echoes arrived: its echo spans the sender's pause, not the path */
+        tn_rtt_ts(cp, d, p, t, pk->data && tn_ep_sent_idle(cp, d, t, pk->si.start));
     }
     if (pk->data)
         infer_data(ctx, cp, d, p, t, &pk->si);

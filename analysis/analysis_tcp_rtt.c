@@ -181,7 +181,7 @@ double tn_rtt_sender_half_ms(const struct tn_conn_priv *cp, enum tn_dir d)
 
 /* Every segment with timestamps: its TSval is timed; its TSecr, echoing the peer's TSval,
  * gives the round trip monitor -> this side -> monitor (RFC 7323 §4). */
-void tn_rtt_ts(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, int64_t t)
+void tn_rtt_ts(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, int64_t t, bool after_idle)
 {
     struct tn_rtt *r = &cp->dp[d].snd->rtt;
     ts_push(r, p->tcp.opt.ts_val, t);
@@ -189,7 +189,7 @@ void tn_rtt_ts(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, i
     if (!peer || !p->tcp.opt.ts_ecr || (p->tcp.flags & TN_TCP_SYN))
         return;
     double ms = ts_echo(&peer->rtt, p->tcp.opt.ts_ecr, t);
-    if (ms < 0)
+    if (ms < 0 || after_idle)
         return;
     if (!r->half_init || ms < r->half_min_ms)
         r->half_min_ms = ms;

@@ -59,6 +59,24 @@ static void handshake_near_server(bool ts)
     feed(true, 20.1, 101, 901, A, 0, ts ? 21 : 0, ts ? 1000 : 0);
 }
 
+/* The monitor <-> sender round trip from timestamps (RFC 7323 §4: the sender echoes the ACK's
+ * TSval in its next segment) holds only where the sender sent that segment when the ACK came:
+ * data sent with nothing in flight went out when the application wrote.  The handshake's echo
+ * is 20 ms; the client's segment at 230 ms echoes the ACK of everything seen at 30.5 ms (a
+ * 199.5 ms "sample": the pause), so the estimate stays 20 ms (it would be 20 x 7/8 + the clip
+ * max(2 x 20, 4 x 20) + 1 = 81 over 8 = 27.6 ms with it). */
+START_TEST(test_echo_after_idle_is_no_path_sample)
+{
+    handshake_near_server(true);
+    feed(true, 30, 101, 901, A, 1000, 30, 1000);
+    feed(false, 30.5, 901, 1101, A, 0, 2000, 30);
+    feed(true, 230, 1101, 901, A, 1000, 230, 2000);
+    const struct tn_conn_priv *cp = (const struct tn_conn_priv *)tn_analyzer_conn(an, 0);
+    ck_assert_int_eq(cp->pub.vantage, TN_VP_NEAR_B);
+    ck_assert_double_eq_tol(tn_rtt_sender_half_ms(cp, TN_A2B), 20.0, 1e-6);
+}
+END_TEST
+
 /* The sender processes an ACK one monitor -> sender trip after the monitor saw it, and that trip
  * is half the least echo time: a queue on the data's way (here 40 ms: echo 60 ms where the
  * path takes 20) delays the data an ACK releases, not the ACK.  The echo times are 20 ms
@@ -180,6 +198,7 @@ Suite *tn_replay_suite(void)
     tcase_add_test(tc, test_tx_start_only_when_the_sender_had_nothing_in_flight);
     tcase_add_test(tc, test_slow_start_grows_while_the_receiver_window_holds_the_flight);
     tcase_add_test(tc, test_prr_keeps_the_credit_of_what_was_not_sent);
+    tcase_add_test(tc, test_echo_after_idle_is_no_path_sample);
     suite_add_tcase(s, tc);
     return s;
 }
