@@ -254,8 +254,17 @@ void tn_ep_idle_check(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
      * exceeds its RTO, and tells its flavour it transmits again (CA_EVENT_TX_START).  The
      * ACKs that drained the flight reached it before it went idle: the models get those it
      * has reacted to first (it restarts at this send, after them: tcp_write_xmit ->
-     * tcp_slow_start_after_idle_check), not after the restart as slow-start ACKs */
-    tn_replay_advance(ctx, cp, d, t);
+     * tcp_slow_start_after_idle_check), not after the restart as slow-start ACKs; after
+     * an idle period all of them, the last too (the one that ended a recovery ends it before
+     * the restart; between two ACKs of a flight it would lose the sends it released) */
+    if (idle >= thresh) {
+        tn_replay_processed(ctx, cp, d, t);
+        /* the flight after a restart (tcp_cwnd_restart) is no measure of the decrease at a
+         * loss before it */
+        s->rp.beta_pending = false;
+    } else {
+        tn_replay_advance(ctx, cp, d, t);
+    }
     s->ep.tx_starts++;
     tn_cc_on_idle(s->models, t, tn_ms_between(t, s->last_send_ns), thresh);
     if (idle < thresh)

@@ -148,6 +148,7 @@ static void infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enu
                        const struct tn_pkt *p, int64_t t, struct tn_seginfo *si)
 {
     struct tn_sender *s = sender_of(cp, d);
+    tn_replay_echo(&s->rp, p);   /* before the idle check: it hands the processed ACKs over */
     interval_flush(ctx, &cp->pub, d, s, t);
     s->interval_bytes += p->payload_len;
     switch (si->cls) {
@@ -382,6 +383,8 @@ static void infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
         .adj = hi - b->una - tn_sack_pipe(b, hi, s->mss, recovering),
         .in_episode = recovering,
         .episode_ended = was_in_episode && !recovering,
+        .has_ts = p->tcp.opt.has_ts,
+        .tsval = p->tcp.opt.ts_val,
     });
     tn_replay_advance(ctx, cp, sd, t);
 }

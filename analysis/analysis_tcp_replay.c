@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "analysis_int.h"
+#include "seq.h"
 
 void tn_replay_free(struct tn_replay *r)
 {
@@ -23,13 +24,38 @@ int64_t tn_replay_known_pipe(const struct tn_replay *r, int64_t hi)
     return p < 0 ? 0 : p;
 }
 
-/* A sender sends while its pipe is below its window, the pipe of the ACKs it has processed:
- * those the monitor saw a reaction time or more before the send arrived (Linux tcp_write_xmit
- * after tcp_ack on the ACK that released it).  The ACKs not yet handed to the models count
- * too: an ACK is handed over only when the next one's window opens, and the sends it released
- * came before that; measured against the ACK before it, each send's flight was that ACK's
- * advance too large, one to two segments on every ACK (reno-smallq's sender: a flight of 11
- * at the kernel's window of 9, so the replay's window stood two segments above it). */
+/* Had the sender processed ACK pa when its data seen at monitor time t left it?  Where both
+ * carry timestamps the echo says: a data segment's TSecr is the TSval of the last ACK the
+ * sender processed (TS.Recent, RFC 7323 §4.3; Linux tcp_store_ts_recent on every ACK of a
+ * one-way transfer), so the ACKs of earlier ticks of the receiver's clock and the first ACK of
+ * the echoed tick had been processed, and those of later ticks had not.  The rest of the echoed
+ * tick (on a loopback a tick holds hundreds of ACKs), and ACKs without timestamps, are told by
+ * the time: seen a reaction time h before t (h is a smoothed echo time: it lags a queue that
+ * grows within a round, a slow start into a bottleneck, where the echo does not). */
+static bool processed(const struct tn_replay *r, const struct tn_pending_ack *pa, int64_t t, int64_t h)
+{
+    if (pa->t_ns > t)
+        return false;
+    if (h > 0 && pa->has_ts && r->ecr_set && (pa->tsval != r->ecr || pa->tick_first))
+        return !tn_seq_gt(pa->tsval, r->ecr);
+    return pa->t_ns + h <= t;
+}
+
+void tn_replay_echo(struct tn_replay *r, const struct tn_pkt *p)
+{
+    if (!p->tcp.opt.has_ts || (r->ecr_set && !tn_seq_gt(p->tcp.opt.ts_ecr, r->ecr)))
+        return;
+    r->ecr = p->tcp.opt.ts_ecr;
+    r->ecr_set = true;
+}
+
+/* A sender sends while its pipe is below its window, the pipe of the ACKs it has processed
+ * (Linux tcp_write_xmit after tcp_ack on the ACK that released it).  The ACKs not yet handed
+ * to the models count too: an ACK is handed over only when the next one's window opens, and
+ * the sends it released came before that; measured against the ACK before it, each send's
+ * flight was that ACK's advance too large, one to two segments on every ACK (reno-smallq's
+ * sender: a flight of 11 at the kernel's window of 9, so the replay's window stood two
+ * segments above it). */
 int64_t tn_replay_send_pipe(const struct tn_conn_priv *cp, enum tn_dir sd, int64_t hi, int64_t t)
 {
     const struct tn_replay *r = &cp->dp[sd].snd->rp;
@@ -37,7 +63,7 @@ int64_t tn_replay_send_pipe(const struct tn_conn_priv *cp, enum tn_dir sd, int64
     const struct tn_pending_ack *last = NULL;
     for (unsigned i = 0; i < r->pend_n; i++) {
         const struct tn_pending_ack *pa = &r->pend[(r->pend_head + i) % r->pend_cap];
-        if (pa->t_ns + h > t)
+        if (!processed(r, pa, t, h))
             break;
         last = pa;
     }
@@ -205,8 +231,18 @@ void tn_replay_advance(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enu
         const struct tn_pending_ack *next =
             r->pend_n > 1 ? &r->pend[(r->pend_head + 1) % r->pend_cap] : NULL;
         /* ACK k is done when the window of ACK k+1 opens; the last one waits for the end */
-        if (t != INT64_MAX && (!next || next->t_ns + h > t))
+        if (t != INT64_MAX && (!next || !processed(r, next, t, h)))
             break;
+        struct tn_pending_ack pa = pop(r);
+        resolve(ctx, cp, sd, &pa);
+    }
+}
+
+void tn_replay_processed(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd, int64_t t)
+{
+    struct tn_replay *r = &cp->dp[sd].snd->rp;
+    int64_t h = tn_replay_reaction_ns(cp, sd);
+    while (r->pend_n && processed(r, &r->pend[r->pend_head], t, h)) {
         struct tn_pending_ack pa = pop(r);
         resolve(ctx, cp, sd, &pa);
     }
@@ -218,6 +254,9 @@ void tn_replay_push(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
     struct tn_replay *r = &cp->dp[sd].snd->rp;
     pa->ends = r->ends_pending;
     r->ends_pending = 0;
+    pa->tick_first = pa->has_ts && (!r->push_ts_set || pa->tsval != r->push_tsval);
+    r->push_tsval = pa->tsval;
+    r->push_ts_set = pa->has_ts;
     if (r->pend_n == r->pend_cap &&
         !tn_ring_grow((void **)&r->pend, &r->pend_cap, &r->pend_head, r->pend_n, sizeof *r->pend,
                       TN_PENDING_MAX)) {   /* that many ACKs in one round trip: hand the oldest over */
@@ -250,6 +289,11 @@ void tn_replay_episode_begins(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *
     struct tn_replay *r = &s->rp;
     if (ep == TN_EP_RECOVERY)
         r->beta_before = flight_segs;
+    /* the sender began the episode on the latest ACK it had processed when it sent the
+     * retransmission (the third duplicate ACK, a SACK): those before it reach the models
+     * before the loss, that one after it (Linux tcp_ack: tcp_fastretrans_alert enters the
+     * recovery before tcp_cong_control reads the ACK) */
+    tn_replay_advance(ctx, cp, d, t);
     bool ends = false;
     for (unsigned i = 0; i < r->pend_n && !ends; i++)
         ends = r->pend[(r->pend_head + i) % r->pend_cap].ends != 0;

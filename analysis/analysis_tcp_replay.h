@@ -22,6 +22,9 @@ struct tn_pending_ack {
     bool in_episode, episode_ended;
     uint8_t ends;              /* the episode this ACK ended, for the window models: 0 none,
                                 * TN_EP_RECOVERY or TN_EP_RTO (told when the sender processes it) */
+    bool has_ts;               /* it carried a timestamp: tsval */
+    bool tick_first;           /* the first ACK seen with that tsval */
+    uint32_t tsval;
 };
 
 #define TN_PENDING_MAX 65536
@@ -48,6 +51,11 @@ struct tn_replay {
     unsigned nbetas;
     int64_t limiter_ns[TN_LIM_COUNT];        /* time spent under each rate limiter */
     int64_t prev_ack_ns;
+    uint32_t ecr;              /* the latest TSecr of the sender's data: the TSval of the last
+                                * ACK it had processed (TS.Recent, RFC 7323 §4.3) */
+    bool ecr_set;
+    uint32_t push_tsval;       /* TSval of the latest ACK pushed */
+    bool push_ts_set;
 };
 
 void tn_replay_free(struct tn_replay *r);
@@ -58,6 +66,8 @@ int64_t tn_replay_known_pipe(const struct tn_replay *r, int64_t hi);
 /* The pipe after a send at t reaching hi, against the last ACK the sender had processed when
  * it sent (seen at the monitor a reaction time before t), resolved to the models or not. */
 int64_t tn_replay_send_pipe(const struct tn_conn_priv *cp, enum tn_dir sd, int64_t hi, int64_t t);
+/* Sender sd's data segment p arrived: its TSecr names the ACKs the sender had processed. */
+void tn_replay_echo(struct tn_replay *r, const struct tn_pkt *p);
 void tn_replay_sent(struct tn_replay *r, int64_t flight, bool new_data, int64_t len, int64_t resent);
 /* An ACK of sender sd's data; takes pa->ends from ends_pending. */
 void tn_replay_push(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
@@ -67,6 +77,9 @@ void tn_replay_push(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
 int64_t tn_replay_reaction_ns(const struct tn_conn_priv *cp, enum tn_dir sd);
 /* Resolve every ACK whose reaction window has begun to close by time t (INT64_MAX: all). */
 void tn_replay_advance(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd, int64_t t);
+/* Resolve every ACK the sender had processed when its data seen at t left it, the last one
+ * too: a send with nothing in flight followed them all. */
+void tn_replay_processed(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd, int64_t t);
 /* An episode of kind ep ended at t, seen at the monitor: the models end it when the sender
  * processes the ACK that ended it; a fast recovery from a flight of beta_before segments of
  * 8 or more has its decrease measured. */

@@ -77,6 +77,33 @@ START_TEST(test_echo_after_idle_is_no_path_sample)
 }
 END_TEST
 
+/* A send's flight is measured against the ACK its TSecr echoes (TS.Recent, RFC 7323 §4.3: the
+ * last ACK the sender processed), not against the ACK seen a smoothed echo time before it: a
+ * queue that grows within a round delays the data an ACK releases beyond that time.  Echo 20 ms
+ * (handshake); ACKs of 1101 (TSval 1030) at 30.5 ms and of 2101 (TSval 1031) at 30.7 ms; the
+ * client's segments 2101-3101 and 3101-4101 arrive at 60.6 and 60.65 ms echoing 1030: the sender
+ * had processed the ACK of 1101 only, so their flights are 3101 - 1101 = 2000 and 4101 - 1101 =
+ * 3000 bytes.  (By the time alone both ACKs were seen more than the 20-21 ms echo before: 1000
+ * and 2000.) */
+START_TEST(test_send_flight_against_the_echoed_ack)
+{
+    handshake_near_server(true);
+    feed(true, 30, 101, 901, A, 1000, 30, 1000);
+    feed(true, 30.2, 1101, 901, A, 1000, 30, 1000);
+    feed(false, 30.5, 901, 1101, A, 0, 1030, 30);
+    feed(false, 30.7, 901, 2101, A, 0, 1031, 30);
+    feed(true, 60.6, 2101, 901, A, 1000, 60, 1030);
+    feed(true, 60.65, 3101, 901, A, 1000, 60, 1030);
+    const struct tn_conn *c = tn_analyzer_conn(an, 0);
+    ck_assert_int_eq(c->vantage, TN_VP_NEAR_B);
+    ck_assert_double_eq_tol(c->inf[TN_A2B].max_inflight, 3000, 1e-9);
+    /* the next segment echoes the ACK of 2101: 5101 - 2101 */
+    feed(true, 60.9, 4101, 901, A, 1000, 61, 1031);
+    const struct tn_conn_priv *cp = (const struct tn_conn_priv *)c;
+    ck_assert_int_eq(tn_replay_send_pipe(cp, TN_A2B, c->d[TN_A2B].hi_rel, 1000000000000LL + 60900000), 3000);
+}
+END_TEST
+
 /* The sender processes an ACK one monitor -> sender trip after the monitor saw it, and that trip
  * is half the least echo time: a queue on the data's way (here 40 ms: echo 60 ms where the
  * path takes 20) delays the data an ACK releases, not the ACK.  The echo times are 20 ms
@@ -199,6 +226,7 @@ Suite *tn_replay_suite(void)
     tcase_add_test(tc, test_slow_start_grows_while_the_receiver_window_holds_the_flight);
     tcase_add_test(tc, test_prr_keeps_the_credit_of_what_was_not_sent);
     tcase_add_test(tc, test_echo_after_idle_is_no_path_sample);
+    tcase_add_test(tc, test_send_flight_against_the_echoed_ack);
     suite_add_tcase(s, tc);
     return s;
 }
