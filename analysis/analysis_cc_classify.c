@@ -99,7 +99,7 @@ static double growth_z(const struct tn_cc_fit *a, const struct tn_cc_fit *b)
 static double dec_err(const struct tn_cc_fit *f, double seen, double own)
 {
     double e = fabs(seen - own);
-    return f->ops->beta_alt > 0 ? fmin(e, fabs(seen - f->ops->beta_alt)) : e;
+    return f->ops->beta_alt > 0 ? tn_fmin(e, fabs(seen - f->ops->beta_alt)) : e;
 }
 
 /* Decrease: is a's own decrease closer to the one seen than b's at more recoveries (a
@@ -192,7 +192,7 @@ static enum win beats(const struct tn_cc_fit *fits, const struct cand *c, int a,
      * verdict that rests on the growth fit alone is held below even odds (x 1/2): the
      * open-loop copies are models, and their versions differ (ns-2 2.35 runs Linux 2.6.2x's
      * modules), where the decrease is the protocol's own number */
-    double sd = fmax(ddiff > 0 ? ddiff / (ddiff + thr) : 0, zd > 0 ? zd / (zd + SIGN_Z) : 0);
+    double sd = tn_fmax(ddiff > 0 ? ddiff / (ddiff + thr) : 0, zd > 0 ? zd / (zd + SIGN_Z) : 0);
     double zq = delay_z(&fits[a], &fits[b], obs);
     *strength = 0;
     if (zd <= -SIGN_Z || ddiff <= -thr || zq <= -SIGN_Z)
@@ -231,7 +231,7 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
     bool no_cut = obs->nbetas >= 2 && beta_end >= NO_CUT;
     double flight_med0 = 0;
     for (unsigned i = 0; i < n; i++)
-        flight_med0 = fmax(flight_med0, fits[i].flight_med);
+        flight_med0 = tn_fmax(flight_med0, fits[i].flight_med);
     /* ... and where the sender slowed down after a recovery, the knee shows no cut either (an
      * application that paused after it leaves the flight after the recovery high) */
     if (no_cut && beta_obs >= 0 && beta_obs < 7.0 / 8 - (flight_med0 > 1 ? DEC_SEGMENTS / flight_med0 : 1))
@@ -248,7 +248,7 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
     inf->beta = beta_end;
     for (unsigned i = 0; i < n; i++)
         if (beta_obs >= 0 && fits[i].nbeta_pred)
-            worst_dec = fmax(worst_dec, dec_err(&fits[i], beta_obs, fits[i].beta_pred));
+            worst_dec = tn_fmax(worst_dec, dec_err(&fits[i], beta_obs, fits[i].beta_pred));
     unsigned scored = 0;
     double flight_med = 0;
     for (unsigned i = 0; i < n; i++) {
@@ -275,12 +275,12 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
             if (c[j].rival && fits[j].nerr && same_replay(&fits[j], f))
                 k->candidate = false;
         if (obs->probe_rtt_dips && !model_based)
-            k->dec += fmin(1, DIP_PENALTY * obs->probe_rtt_dips);
+            k->dec += tn_fmin(1, DIP_PENALTY * obs->probe_rtt_dips);
         k->score = k->fit + k->dec;
         inf->cc_score[i + 1] = k->scored ? k->score : -1;
         if (k->scored) {
             scored++;
-            flight_med = fmax(flight_med, f->flight_med);
+            flight_med = tn_fmax(flight_med, f->flight_med);
         }
     }
     char *ev = inf->cc_evidence;
@@ -320,7 +320,7 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
     /* the verdict beats every other distinct candidate (the lowest score first) */
     /* the decrease resolves DEC_SEGMENTS of the median window at the losses */
     double wmed = obs_median(obs->knee_win, obs->nknees);
-    double thr = nknees && wmed > 1 ? DEC_SEGMENTS / wmed * fmax(1, 2 / sqrt((double)nknees)) : res;
+    double thr = nknees && wmed > 1 ? DEC_SEGMENTS / wmed * tn_fmax(1, 2 / sqrt((double)nknees)) : res;
     int order[TN_CC_COUNT], nc = 0;
     for (unsigned i = 0; i < n; i++)
         if (c[i].candidate)
@@ -410,6 +410,6 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
     /* the weakest of its wins, and more losses and more window-clocked rounds more weight:
      * n / (n + 1) of the evidence units */
     double units = nknees + (no_cut ? obs->nbetas : 0) + (double)fits[best].nerr / MIN_FIT;
-    inf->flavor_confidence = fmax(conf, 0) * units / (units + 1);
+    inf->flavor_confidence = tn_fmax(conf, 0) * units / (units + 1);
     add(ev, len, at, "; %s %s", fits[best].ops->name, fits[best].ops->signature);
 }

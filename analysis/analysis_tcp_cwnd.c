@@ -300,9 +300,9 @@ static void queue_rule(struct tn_cc_model *m, bool clocked)
     double top = m->round_flight;
     bool ok = clocked && !m->round_disturbed && isfinite(m->round_rtt_min) && m->min_rtt_ms > 0;
     if (ok && m->q_prev_top > 0 && m->q_prev_diff > VEGAS_BETA) {
-        if (round(top) < round(m->q_prev_top))
+        if (tn_round(top) < tn_round(m->q_prev_top))
             m->q_falls++;
-        else if (round(top) > round(m->q_prev_top))
+        else if (tn_round(top) > tn_round(m->q_prev_top))
             m->q_rises++;
     }
     m->q_prev_top = ok ? top : 0;
@@ -382,7 +382,7 @@ static void prr_ack(struct flavour_run *r, const struct tn_cc_ack *a, double del
         if (pipe > sk->ssthresh)
             snd = delivered * sk->ssthresh / (r->recover_fs > 0 ? r->recover_fs : sk->prior_cwnd);
         else
-            snd = fmin(sk->ssthresh - pipe, delivered + 1);
+            snd = tn_fmin(sk->ssthresh - pipe, delivered + 1);
         double w = pipe + (snd > 0 ? snd : 0);
         sk->cwnd = w < 1 ? 1 : w;
         return;
@@ -395,12 +395,12 @@ static void prr_ack(struct flavour_run *r, const struct tn_cc_ack *a, double del
     if (delta < 0) {
         snd = ceil(sk->ssthresh * r->prr_delivered / prior) - r->prr_out;
     } else {
-        snd = fmax(r->prr_delivered - r->prr_out, delivered);
+        snd = tn_fmax(r->prr_delivered - r->prr_out, delivered);
         if (a->acked > 0 && a->resent == 0)   /* FLAG_SND_UNA_ADVANCED && !newly_lost */
             snd += 1;
-        snd = fmin(delta, snd);
+        snd = tn_fmin(delta, snd);
     }
-    snd = fmax(snd, r->prr_out > 0 ? 0 : 1);   /* the fast retransmit on entering */
+    snd = tn_fmax(snd, r->prr_out > 0 ? 0 : 1);   /* the fast retransmit on entering */
     double w = pipe + snd;
     sk->cwnd = w < 1 ? 1 : w;
 }
@@ -590,9 +590,9 @@ static void cwnd_validate(struct flavour_run *r, const struct tn_cc_ack *a, cons
     r->sent_nxt = a->snd_nxt;
     if (a->in_episode || a->episode_ended)
         return;   /* the episode's flight says nothing of the window (see above) */
-    double flight = fmax(x->flight, x->pipe);
+    double flight = tn_fmax(x->flight, x->pipe);
     int64_t una = a->snd_nxt - (int64_t)a->flight_now;
-    use_update(&r->use, round(flight) >= round(r->sk.cwnd), flight, una, a->snd_nxt);
+    use_update(&r->use, tn_round(flight) >= tn_round(r->sk.cwnd), flight, una, a->snd_nxt);
     use_update(&r->use_ol, flight >= r->sk.cwnd - OL_SLACK, flight, una, a->snd_nxt);
 }
 
@@ -757,7 +757,7 @@ static double own_decrease(const struct flavour_run *r, double w)
     s.priv = priv;
     if (r->ops->priv_size)
         memcpy(priv, r->sk.priv, r->ops->priv_size);
-    w = round(w);   /* a whole number of segments, as Linux's snd_cwnd: the flavours round
+    w = tn_round(w);   /* a whole number of segments, as Linux's snd_cwnd: the flavours round
                      * their ssthresh down from it (floor(13.9 / 2) / 13.9 is no Reno's half) */
     s.cwnd = s.prior_cwnd = w;
     s.ssthresh = s.cwnd = r->ops->ssthresh(&s);
@@ -878,11 +878,11 @@ static void run_idle(struct flavour_run *r, int64_t t_ns, double idle_ms, double
     if (!r->ops->cong_control && idle_ms > rto_ms) {
         event(r, TN_CA_EVENT_CWND_RESTART);
         if (sk->state != TN_CA_CWR && sk->state != TN_CA_RECOVERY)   /* tcp_current_ssthresh */
-            sk->ssthresh = fmax(sk->ssthresh, floor(sk->cwnd * 3 / 4));
-        double restart = fmin(TN_CC_IW, sk->cwnd), cwnd = sk->cwnd;
+            sk->ssthresh = tn_fmax(sk->ssthresh, floor(sk->cwnd * 3 / 4));
+        double restart = tn_fmin(TN_CC_IW, sk->cwnd), cwnd = sk->cwnd;
         for (double d = idle_ms - rto_ms; d > 0 && cwnd > restart; d -= rto_ms)
             cwnd = floor(cwnd / 2);
-        sk->cwnd = fmax(cwnd, restart);
+        sk->cwnd = tn_fmax(cwnd, restart);
     }
     event(r, TN_CA_EVENT_TX_START);
     sk->idle_ns = 0;
@@ -979,7 +979,7 @@ static bool find_knee(struct tn_cc_model *m)
         if (m->round - 1 == m->knee_round && top - start <= KNEE_FLAT) {
             w = start;
         } else if (m->round - 1 == m->knee_round && fabs(top - prev) <= KNEE_FLAT) {
-            w = fmin(top, prev);
+            w = tn_fmin(top, prev);
         } else {   /* it slow-started up to ssthresh inside the round: the next one began there */
             m->knee_ca = true;
             return false;
@@ -1009,22 +1009,22 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     }
     /* delivered: each segment once (a SACKed one is not counted again when the cumulative
      * ACK passes it), as Linux's tp->delivered that BBR's rate samples use */
-    x->newly = fmax(0, (double)a->delivered / m->mss - m->delivered);
-    m->delivered = fmax(m->delivered, (double)a->delivered / m->mss);
+    x->newly = tn_fmax(0, (double)a->delivered / m->mss - m->delivered);
+    m->delivered = tn_fmax(m->delivered, (double)a->delivered / m->mss);
     unsigned round_before = m->round;
     bool round_ended = next_round(m, a, a->snd_nxt - (int64_t)a->flight_now);
-    m->round_flight = fmax(m->round_flight, x->flight);
+    m->round_flight = tn_fmax(m->round_flight, x->flight);
     if (m->lost && !a->in_episode && !a->episode_ended) {
-        m->flight_max = fmax(m->flight_max, x->flight);
-        m->post_ep_flight = fmax(m->post_ep_flight, x->flight);
+        m->flight_max = tn_fmax(m->flight_max, x->flight);
+        m->post_ep_flight = tn_fmax(m->post_ep_flight, x->flight);
     }
-    m->round_pipe_min = fmin(m->round_pipe_min, x->pipe);
+    m->round_pipe_min = tn_fmin(m->round_pipe_min, x->pipe);
     if (a->sent_flight_max > 0)
-        m->round_sent_min = fmin(m->round_sent_min, a->sent_flight_max / m->mss);
+        m->round_sent_min = tn_fmin(m->round_sent_min, a->sent_flight_max / m->mss);
     m->round_rwnd |= a->rwnd_limited;
     m->round_disturbed |= a->in_episode || a->episode_ended;
     if (a->rtt_ms > 0)
-        m->round_rtt_min = fmin(m->round_rtt_min, a->rtt_ms);
+        m->round_rtt_min = tn_fmin(m->round_rtt_min, a->rtt_ms);
     watch_dips(m, a, x->pipe, a->in_episode);
     x->min_rtt_ms = m->min_rtt_ms;
     x->srtt_ms = m->srtt_ms;
@@ -1044,7 +1044,7 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
 double tn_cc_cwnd_bytes(const struct tn_cc_model *m)
 {
     /* the rate limiter's window: the lesser of the two standard flavours' */
-    return fmin(m->f[TN_CC_RENO - 1]->sk.cwnd, m->f[TN_CC_CUBIC - 1]->sk.cwnd) * m->mss;
+    return tn_fmin(m->f[TN_CC_RENO - 1]->sk.cwnd, m->f[TN_CC_CUBIC - 1]->sk.cwnd) * m->mss;
 }
 
 void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double flight)
@@ -1054,13 +1054,13 @@ void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double fli
     m->knee_ca = false;
     /* the window when the loss happened: the flight at the fast retransmit has already lost
      * a segment per duplicate ACK, the largest flight of this round or the last has not */
-    double w = fmax(flight / m->mss, fmax(m->round_flight, m->round_hist[SS_ROUNDS - 1]));
+    double w = tn_fmax(flight / m->mss, tn_fmax(m->round_flight, m->round_hist[SS_ROUNDS - 1]));
     /* ... unless an episode ended in this round or the last: their flight is the window before
      * that episode's reduction (the recovery drains it), and the window at this loss is the
      * one after it (RFC 6937: cwnd = ssthresh at the end of the recovery), which the flight
      * since shows (Linux may enter a second recovery on the ACK that ended the first) */
     if (m->lost && m->round - m->ep_end_round <= 1)
-        w = fmax(flight / m->mss, m->post_ep_flight);
+        w = tn_fmax(flight / m->mss, m->post_ep_flight);
     /* A loss in slow start (the last round's flight grew by SS_GROWTH or more) ends it with a
      * burst of losses, the window having doubled in the round trip the loss took to show
      * (RFC 5681 §3.1): its recovery is long and what follows is no measure of the decrease. */
@@ -1076,7 +1076,7 @@ void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double fli
      * (bbr_check_drain; Cardwell et al. 2016): the flight after that is no ssthresh. */
     bool overshoot = !timeout && m->ss_loss_w > 0 && !m->ss_cut_pending && w >= TN_CC_NO_CUT * m->ss_loss_w;
     if (!timeout && (slow_start || overshoot)) {
-        m->ss_loss_w = fmax(m->ss_loss_w, w);
+        m->ss_loss_w = tn_fmax(m->ss_loss_w, w);
         m->ss_cut_pending = true;
     } else {
         m->ss_loss_w = 0;

@@ -290,7 +290,7 @@ static double on_advance(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, e
     else if (b->sack_unknown && b->una >= b->reno_hi)
         b->reno_sacked = 0;   /* past all the data sent when the last dupack came */
     else
-        b->reno_sacked = fmax(0, b->reno_sacked - fmax(0, (double)acked / s->mss - 1));
+        b->reno_sacked = tn_fmax(0, b->reno_sacked - tn_fmax(0, (double)acked / s->mss - 1));
     if (ep->now != TN_EP_NONE && ack_rel >= ep->recovery_point) {
         bool recovery = ep->now == TN_EP_RECOVERY;
         int64_t since = ep->start_ns;

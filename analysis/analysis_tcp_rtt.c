@@ -195,7 +195,7 @@ void tn_rtt_ts(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, i
         r->half_min_ms = ms;
     /* an echo delayed by the application (nothing to send) is no path delay: clip a sample
      * to twice the current estimate (queues may grow it, but not in one step) */
-    double v = r->half_init ? fmin(ms, fmax(2 * r->half_ms, 4 * r->half_min_ms) + 1.0) : ms;
+    double v = r->half_init ? tn_fmin(ms, tn_fmax(2 * r->half_ms, 4 * r->half_min_ms) + 1.0) : ms;
     r->half_ms = r->half_init ? 0.875 * r->half_ms + 0.125 * v : v;
     r->half_init = true;
     /* the least of the last 8: what the path takes when the sender answers at once */
@@ -203,7 +203,7 @@ void tn_rtt_ts(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, i
     unsigned m = r->half_n < TN_HALF_RECENT ? r->half_n : TN_HALF_RECENT;
     r->half_low = ms;
     for (unsigned i = 0; i < m; i++)
-        r->half_low = fmin(r->half_low, r->half_recent[i]);
+        r->half_low = tn_fmin(r->half_low, r->half_recent[i]);
     /* the peer's data: its receiver (this side) just echoed it; a full TS round trip */
     if (cp->pub.d[!d].data_seen)
         tn_stat_add(&cp->pub.inf[!d].rtt_ts_ms, ms + tn_rtt_sender_half_ms(cp, (enum tn_dir)!d));

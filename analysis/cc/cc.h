@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common.h"   /* tn_fmax, tn_fmin */
+
 struct tn_tcp_infer;
 
 #define TN_CC_IW 10.0          /* initial window, segments (RFC 6928, Linux TCP_INIT_CWND) */

@@ -79,7 +79,7 @@ static double max_bw(const struct bbr *b)
 {
     double m = 0;
     for (int i = 0; i < BBR_BW_ROUNDS; i++)
-        m = fmax(m, b->bw[i]);
+        m = tn_fmax(m, b->bw[i]);
     return m;
 }
 
@@ -96,9 +96,9 @@ static double bdp(const struct bbr *b, double bw, double gain)
  * device's TSO/GSO here, so a link without TSO (the lab's veths) budgets the same */
 static double tso_segs_goal(const struct tn_cc_sock *sk)
 {
-    double bytes = fmin(sk->pacing_bps / 8 / (1 << BBR_PACING_SHIFT), BBR_GSO_MAX_BYTES);
+    double bytes = tn_fmin(sk->pacing_bps / 8 / (1 << BBR_PACING_SHIFT), BBR_GSO_MAX_BYTES);
     double min_segs = sk->pacing_bps < BBR_MIN_TSO_RATE ? 1 : 2;
-    return fmin(fmax(floor(bytes / sk->mss), min_segs), BBR_TSO_SEGS_MAX);
+    return tn_fmin(tn_fmax(floor(bytes / sk->mss), min_segs), BBR_TSO_SEGS_MAX);
 }
 
 /* bbr_quantization_budget: 3 TSO bursts, rounded up to even, 2 more in the probing phase */
@@ -156,7 +156,7 @@ static void update_bw(struct tn_cc_sock *sk, struct bbr *b)
     double rate = sk->rate;
     bool app_limited = sk->app_limited || sk->delivered < b->app_limited_until;
     if (!app_limited || rate >= max_bw(b))
-        b->bw[b->rtt_cnt % BBR_BW_ROUNDS] = fmax(b->bw[b->rtt_cnt % BBR_BW_ROUNDS], rate);
+        b->bw[b->rtt_cnt % BBR_BW_ROUNDS] = tn_fmax(b->bw[b->rtt_cnt % BBR_BW_ROUNDS], rate);
 }
 
 /* bbr_update_ack_aggregation: the most delivered beyond bw x the time since the epoch began,
@@ -180,8 +180,8 @@ static void update_ack_aggregation(const struct tn_cc_sock *sk, struct bbr *b, d
         b->ack_epoch_stamp = sk->ack_seen_ns;
         expected = 0;
     }
-    b->ack_epoch_acked = fmin(0xFFFFF, b->ack_epoch_acked + acked);
-    double extra = fmin(b->ack_epoch_acked - expected, sk->cwnd);
+    b->ack_epoch_acked = tn_fmin(0xFFFFF, b->ack_epoch_acked + acked);
+    double extra = tn_fmin(b->ack_epoch_acked - expected, sk->cwnd);
     if (extra > b->extra_acked[b->extra_acked_win_idx])
         b->extra_acked[b->extra_acked_win_idx] = extra;
 }
@@ -191,7 +191,7 @@ static double ack_aggregation_cwnd(const struct bbr *b)
 {
     if (!b->full_bw_reached)
         return 0;
-    return fmin(floor(fmax(b->extra_acked[0], b->extra_acked[1])), floor(max_bw(b) * BBR_EXTRA_ACKED_MAX_MS));
+    return tn_fmin(floor(tn_fmax(b->extra_acked[0], b->extra_acked[1])), floor(max_bw(b) * BBR_EXTRA_ACKED_MAX_MS));
 }
 
 /* bbr_save_cwnd: the "last known good" window, for after a recovery or ProbeRTT */
@@ -200,7 +200,7 @@ static void save_cwnd(const struct tn_cc_sock *sk, struct bbr *b)
     if (b->prev_ca_state < TN_CA_RECOVERY && b->mode != BBR_PROBE_RTT)
         b->prior_cwnd = sk->cwnd;
     else
-        b->prior_cwnd = fmax(b->prior_cwnd, sk->cwnd);
+        b->prior_cwnd = tn_fmax(b->prior_cwnd, sk->cwnd);
 }
 
 static void bbr_cong_control(struct tn_cc_sock *sk)
@@ -208,8 +208,8 @@ static void bbr_cong_control(struct tn_cc_sock *sk)
     struct bbr *b = TN_CC_PRIV(sk, struct bbr);
     /* rs->acked_sacked: the segments this ACK delivered, each once (tp->delivered's step): a
      * cumulative ACK over segments SACKed before delivers only the ones it fills */
-    double acked = b->prev_set ? fmax(0, sk->delivered - b->prev_delivered) : sk->acked;
-    b->prev_delivered = fmax(b->prev_delivered, sk->delivered);
+    double acked = b->prev_set ? tn_fmax(0, sk->delivered - b->prev_delivered) : sk->acked;
+    b->prev_delivered = tn_fmax(b->prev_delivered, sk->delivered);
     /* packets in flight before this ACK (rs->prior_in_flight) and after it, before the sender
      * answers it (tcp_packets_in_flight when cong_control runs): the core's flight is the one
      * after the sender's answer */
@@ -218,8 +218,8 @@ static void bbr_cong_control(struct tn_cc_sock *sk)
     bool entering = st == TN_CA_RECOVERY && b->prev_ca_state != TN_CA_RECOVERY;
     /* rs->losses: what the sender marked lost on this ACK, seen as what it resent in answer;
      * recovery begins with at least one (tcp_enter_recovery after tcp_time_to_recover) */
-    double losses = entering ? fmax(sk->losses, 1) : sk->losses;
-    double in_flight = fmax(0, prior_in_flight - acked - losses);
+    double losses = entering ? tn_fmax(sk->losses, 1) : sk->losses;
+    double in_flight = tn_fmax(0, prior_in_flight - acked - losses);
     /* bbr_update_model */
     update_bw(sk, b);
     update_ack_aggregation(sk, b, acked);
@@ -285,7 +285,7 @@ static void bbr_cong_control(struct tn_cc_sock *sk)
         b->probe_rtt_done_stamp = 0;
     }
     if (b->mode == BBR_PROBE_RTT) {
-        b->app_limited_until = sk->delivered + fmax(in_flight, 1);   /* ignore its low rate samples */
+        b->app_limited_until = sk->delivered + tn_fmax(in_flight, 1);   /* ignore its low rate samples */
         /* Linux waits for its flight to drain to 4 segments under the cap of 4; a replay whose
          * ProbeRTT is not the sender's own moment sees another flight: the cap has drained
          * it once a round has passed */
@@ -299,7 +299,7 @@ static void bbr_cong_control(struct tn_cc_sock *sk)
             /* bbr_check_probe_rtt_done */
             if (b->probe_rtt_round_done && sk->now_ns > b->probe_rtt_done_stamp) {
                 b->min_rtt_stamp = sk->now_ns;
-                sk->cwnd = fmax(sk->cwnd, b->prior_cwnd);
+                sk->cwnd = tn_fmax(sk->cwnd, b->prior_cwnd);
                 if (b->full_bw_reached)
                     enter_probe_bw(b, sk->now_ns);
                 else
@@ -333,31 +333,31 @@ static void bbr_cong_control(struct tn_cc_sock *sk)
     /* bbr_set_cwnd_to_recover_or_restore: an ACK for P segments releases at most 2 P, the
      * lost ones deducted first */
     if (losses > 0)
-        cwnd = fmax(cwnd - losses, 1);
+        cwnd = tn_fmax(cwnd - losses, 1);
     if (entering) {
         b->packet_conservation = true;   /* the first round of recovery, which starts now */
         b->next_rtt_seq = snd_nxt_before;
         cwnd = in_flight + acked;        /* cut what the application, TSQ or TSO left unused */
     } else if (b->prev_ca_state >= TN_CA_RECOVERY && st < TN_CA_RECOVERY) {
-        cwnd = fmax(cwnd, b->prior_cwnd);   /* leaving recovery: the window saved at its start */
+        cwnd = tn_fmax(cwnd, b->prior_cwnd);   /* leaving recovery: the window saved at its start */
         b->packet_conservation = false;
     }
     b->prev_ca_state = st;
     if (b->packet_conservation) {
-        cwnd = fmax(cwnd, in_flight + acked);
+        cwnd = tn_fmax(cwnd, in_flight + acked);
         goto done;
     }
     double target = bdp(b, bw, b->cwnd_gain);
     target += ack_aggregation_cwnd(b);
     target = quantization_budget(sk, b, target);
     if (b->full_bw_reached)   /* slow-start up toward the target, or snap down to it */
-        cwnd = fmin(cwnd + acked, target);
+        cwnd = tn_fmin(cwnd + acked, target);
     else if (cwnd < target || sk->delivered < TN_CC_IW)
         cwnd = cwnd + acked;
-    cwnd = fmax(cwnd, BBR_CWND_MIN);
+    cwnd = tn_fmax(cwnd, BBR_CWND_MIN);
 done:
     if (b->mode == BBR_PROBE_RTT)   /* drain the queue, refresh min_rtt */
-        cwnd = fmin(cwnd, BBR_CWND_MIN);
+        cwnd = tn_fmin(cwnd, BBR_CWND_MIN);
     sk->cwnd = cwnd;
 }
 
@@ -411,7 +411,7 @@ static double bbr_target_flight(const struct tn_cc_sock *sk)
     const struct bbr *b = TN_CC_PRIV(sk, const struct bbr);
     if (b->mode != BBR_PROBE_BW || sk->srtt_ms <= 0)
         return sk->cwnd;
-    return fmin(sk->cwnd, ceil(max_bw(b) * fmax(b->pacing_gain, 1) * sk->srtt_ms));
+    return tn_fmin(sk->cwnd, ceil(max_bw(b) * tn_fmax(b->pacing_gain, 1) * sk->srtt_ms));
 }
 
 static void bbr_get_info(const struct tn_cc_sock *sk, double *bw_bps, double *min_rtt_ms)

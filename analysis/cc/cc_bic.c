@@ -82,8 +82,8 @@ static double bic_ssthresh(struct tn_cc_sock *sk)
     else
         ca->last_max_cwnd = sk->cwnd;
     if (sk->cwnd <= BIC_LOW_WINDOW)
-        return fmax(floor(sk->cwnd / 2), 2);
-    return fmax(floor(sk->cwnd * BIC_BETA), 2);
+        return tn_fmax(floor(sk->cwnd / 2), 2);
+    return tn_fmax(floor(sk->cwnd * BIC_BETA), 2);
 }
 
 static void bic_set_state(struct tn_cc_sock *sk, enum tn_ca_state st)

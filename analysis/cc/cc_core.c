@@ -45,11 +45,11 @@ void tn_cc_reno_cong_avoid(struct tn_cc_sock *sk, double acked)
 /* tcp_reno_ssthresh: max(cwnd >> 1, 2) */
 double tn_cc_reno_ssthresh(struct tn_cc_sock *sk)
 {
-    return fmax(floor(sk->cwnd / 2), 2);
+    return tn_fmax(floor(sk->cwnd / 2), 2);
 }
 
 /* tcp_reno_undo_cwnd: max(cwnd, prior_cwnd) */
 double tn_cc_reno_undo_cwnd(struct tn_cc_sock *sk)
 {
-    return fmax(sk->cwnd, sk->prior_cwnd);
+    return tn_fmax(sk->cwnd, sk->prior_cwnd);
 }

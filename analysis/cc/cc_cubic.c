@@ -93,7 +93,7 @@ static double cubic_ssthresh(struct tn_cc_sock *sk)
     /* HyStart stays armed (found is cleared only by bictcp_reset): while PRR holds the window
      * below the new ssthresh, or a restart after idle does, cubictcp_acked runs hystart_update
      * again, and a delay rise then sets ssthresh to the window (a second cut) */
-    return fmax(floor(sk->cwnd * CUBIC_BETA), 2);   /* (cwnd * 717) >> 10 */
+    return tn_fmax(floor(sk->cwnd * CUBIC_BETA), 2);   /* (cwnd * 717) >> 10 */
 }
 
 /* cubictcp_state: a timeout (Loss) forgets everything, W_max included (bictcp_reset), and

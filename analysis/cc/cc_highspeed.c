@@ -51,7 +51,7 @@ static double hstcp_ssthresh(struct tn_cc_sock *sk)
 {
     struct hstcp *ca = TN_CC_PRIV(sk, struct hstcp);
     hstcp_row(sk, ca);   /* a window that grew in slow start has not updated it yet */
-    return fmax(sk->cwnd - floor(sk->cwnd * aimd[ca->ai].md / 256), 2);
+    return tn_fmax(sk->cwnd - floor(sk->cwnd * aimd[ca->ai].md / 256), 2);
 }
 
 const struct tn_cc_ops tn_cc_highspeed_ops = {

@@ -61,7 +61,7 @@ static void htcp_alpha_update(struct tn_cc_sock *sk, struct htcp *ca)
     }
     double min_rtt = floor(ca->min_rtt_ms * HTCP_HZ / 1000);   /* jiffies */
     if (min_rtt > 0) {
-        double scale = fmin(fmax(floor(HTCP_HZ * 8 / (10 * min_rtt)), 4), 80);
+        double scale = tn_fmin(tn_fmax(floor(HTCP_HZ * 8 / (10 * min_rtt)), 4), 80);
         factor = floor(factor * 8 / scale);
         if (factor < 1)
             factor = 1;
@@ -81,7 +81,7 @@ static void htcp_beta_update(struct htcp *ca)
         return;
     }
     if (ca->modeswitch && ca->min_rtt_ms > 10 && ca->max_rtt_ms > 0)
-        ca->beta = fmin(fmax(floor(ca->min_rtt_ms / ca->max_rtt_ms * 128) / 128, HTCP_BETA_MIN), HTCP_BETA_MAX);
+        ca->beta = tn_fmin(tn_fmax(floor(ca->min_rtt_ms / ca->max_rtt_ms * 128) / 128, HTCP_BETA_MIN), HTCP_BETA_MAX);
     else {
         ca->beta = HTCP_BETA_MIN;
         ca->modeswitch = true;
@@ -95,7 +95,7 @@ static double htcp_ssthresh(struct tn_cc_sock *sk)
     htcp_alpha_update(sk, ca);
     if (ca->min_rtt_ms > 0 && ca->max_rtt_ms > ca->min_rtt_ms)   /* fading memory of maxRTT */
         ca->max_rtt_ms = ca->min_rtt_ms + (ca->max_rtt_ms - ca->min_rtt_ms) * 0.95;
-    return fmax(floor(sk->cwnd * ca->beta), 2);
+    return tn_fmax(floor(sk->cwnd * ca->beta), 2);
 }
 
 static void htcp_cong_avoid(struct tn_cc_sock *sk, double acked)

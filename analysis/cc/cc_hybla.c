@@ -24,7 +24,7 @@ struct hybla {
 static void recalc(struct tn_cc_sock *sk, struct hybla *ca)
 {
     /* rho_3ls = max(srtt / rtt0, 1) in 1/8: rho keeps three fraction bits */
-    ca->rho_3ls = fmax(floor(sk->srtt_ms / HYBLA_RTT0_MS * 8), 8);
+    ca->rho_3ls = tn_fmax(floor(sk->srtt_ms / HYBLA_RTT0_MS * 8), 8);
     ca->rho2 = floor(ca->rho_3ls * ca->rho_3ls * 2) / 128;
 }
 
@@ -60,7 +60,7 @@ static void hybla_cong_avoid(struct tn_cc_sock *sk, double acked)
          * 2^(eighths / 8) from its fractions[] table (so that a long RTT cannot overflow) */
         static const double fractions[8] = {128, 139, 152, 165, 181, 197, 215, 234};
         double rho_int = floor(ca->rho_3ls / 8);
-        incr = ldexp(fractions[(int)(ca->rho_3ls - rho_int * 8)], (int)fmin(rho_int, 16)) - 128;
+        incr = ldexp(fractions[(int)(ca->rho_3ls - rho_int * 8)], (int)tn_fmin(rho_int, 16)) - 128;
     } else {
         incr = floor(ca->rho2 * 128 / sk->cwnd);
         if (incr < 128)
@@ -79,8 +79,8 @@ static void hybla_cong_avoid(struct tn_cc_sock *sk, double acked)
         sk->cwnd_cnt = 0;
     }
     if (ss)
-        sk->cwnd = fmin(sk->cwnd, sk->ssthresh);
-    sk->cwnd = fmin(sk->cwnd, HYBLA_CWND_CLAMP);
+        sk->cwnd = tn_fmin(sk->cwnd, sk->ssthresh);
+    sk->cwnd = tn_fmin(sk->cwnd, HYBLA_CWND_CLAMP);
 }
 
 const struct tn_cc_ops tn_cc_hybla_ops = {

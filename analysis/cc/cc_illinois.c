@@ -86,8 +86,8 @@ static void illinois_pkts_acked(struct tn_cc_sock *sk)
     ca->acked = sk->acked;
     if (sk->rtt_ms <= 0)
         return;
-    ca->base_rtt = fmin(ca->base_rtt, sk->rtt_ms);
-    ca->max_rtt = fmax(ca->max_rtt, sk->rtt_ms);
+    ca->base_rtt = tn_fmin(ca->base_rtt, sk->rtt_ms);
+    ca->max_rtt = tn_fmax(ca->max_rtt, sk->rtt_ms);
     ca->cnt_rtt++;
     ca->sum_rtt += sk->rtt_ms;
 }
@@ -115,7 +115,7 @@ static void illinois_cong_avoid(struct tn_cc_sock *sk, double acked)
 static double illinois_ssthresh(struct tn_cc_sock *sk)
 {
     const struct illinois *ca = TN_CC_PRIV(sk, struct illinois);
-    return fmax(sk->cwnd - floor(sk->cwnd * ca->beta), 2);
+    return tn_fmax(sk->cwnd - floor(sk->cwnd * ca->beta), 2);
 }
 
 static void illinois_set_state(struct tn_cc_sock *sk, enum tn_ca_state st)

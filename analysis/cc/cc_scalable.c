@@ -16,12 +16,12 @@ static void scalable_cong_avoid(struct tn_cc_sock *sk, double acked)
         if (acked <= 0)
             return;
     }
-    tn_cc_cong_avoid_ai(sk, fmin(sk->cwnd, SCALABLE_AI_CNT), acked);
+    tn_cc_cong_avoid_ai(sk, tn_fmin(sk->cwnd, SCALABLE_AI_CNT), acked);
 }
 
 static double scalable_ssthresh(struct tn_cc_sock *sk)
 {
-    return fmax(sk->cwnd - floor(sk->cwnd / SCALABLE_MD_SCALE), 2);
+    return tn_fmax(sk->cwnd - floor(sk->cwnd / SCALABLE_MD_SCALE), 2);
 }
 
 const struct tn_cc_ops tn_cc_scalable_ops = {

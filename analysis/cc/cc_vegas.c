@@ -39,8 +39,8 @@ static void vegas_pkts_acked(struct tn_cc_sock *sk)
     if (sk->rtt_ms <= 0)
         return;
     double vrtt = sk->rtt_ms + 0.001;   /* never zero */
-    ca->base_rtt = fmin(ca->base_rtt, vrtt);
-    ca->min_rtt = fmin(ca->min_rtt, vrtt);
+    ca->base_rtt = tn_fmin(ca->base_rtt, vrtt);
+    ca->min_rtt = tn_fmin(ca->min_rtt, vrtt);
     ca->cnt_rtt++;
 }
 
@@ -79,8 +79,8 @@ static void vegas_cong_avoid(struct tn_cc_sock *sk, double acked)
         double target = floor(sk->cwnd * ca->base_rtt / rtt);
         double diff = floor(sk->cwnd * (rtt - ca->base_rtt) / ca->base_rtt);
         if (diff > VEGAS_GAMMA && tn_cc_in_slow_start(sk)) {
-            sk->cwnd = fmin(sk->cwnd, target + 1);
-            sk->ssthresh = fmin(sk->ssthresh, sk->cwnd - 1);   /* tcp_vegas_ssthresh */
+            sk->cwnd = tn_fmin(sk->cwnd, target + 1);
+            sk->ssthresh = tn_fmin(sk->ssthresh, sk->cwnd - 1);   /* tcp_vegas_ssthresh */
             snprintf(sk->ss_exit_why, sizeof sk->ss_exit_why, "Vegas: %.0f segments queued > gamma %.0f",
                      diff, VEGAS_GAMMA);
             sk->ss_exit_now = true;
@@ -88,14 +88,14 @@ static void vegas_cong_avoid(struct tn_cc_sock *sk, double acked)
             tn_cc_slow_start(sk, acked);
         } else if (diff > VEGAS_BETA) {
             sk->cwnd -= 1;
-            sk->ssthresh = fmin(sk->ssthresh, sk->cwnd - 1);
+            sk->ssthresh = tn_fmin(sk->ssthresh, sk->cwnd - 1);
         } else if (diff < VEGAS_ALPHA) {
             sk->cwnd += 1;
         }
         if (sk->cwnd < 2)
             sk->cwnd = 2;
         /* tcp_current_ssthresh (Open): max(ssthresh, 3/4 cwnd) */
-        sk->ssthresh = fmax(sk->ssthresh, floor(sk->cwnd * 3 / 4));
+        sk->ssthresh = tn_fmax(sk->ssthresh, floor(sk->cwnd * 3 / 4));
     }
     ca->cnt_rtt = 0;
     ca->min_rtt = INFINITY;

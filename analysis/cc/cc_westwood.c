@@ -38,7 +38,7 @@ static void update_window(struct tn_cc_sock *sk, struct westwood *w)
         return;
     }
     double delta = (double)(sk->now_ns - w->rtt_win_sx) / 1e6;
-    if (w->rtt_ms < 20000 && delta > fmax(w->rtt_ms, WESTWOOD_RTT_MIN_MS)) {
+    if (w->rtt_ms < 20000 && delta > tn_fmax(w->rtt_ms, WESTWOOD_RTT_MIN_MS)) {
         double sample = w->bk / delta;
         if (w->bw_ns_est == 0 && w->bw_est == 0) {
             w->bw_ns_est = w->bw_est = sample;
@@ -58,13 +58,13 @@ static void westwood_pkts_acked(struct tn_cc_sock *sk)
         w->rtt_ms = sk->rtt_ms;
     update_window(sk, w);
     w->bk += sk->acked;
-    w->rtt_min_ms = fmin(w->rtt_ms, w->rtt_min_ms);
+    w->rtt_min_ms = tn_fmin(w->rtt_ms, w->rtt_min_ms);
 }
 
 /* tcp_westwood_bw_rttmin */
 static double bw_rttmin(const struct westwood *w)
 {
-    return fmax(floor(w->bw_est * w->rtt_min_ms), 2);
+    return tn_fmax(floor(w->bw_est * w->rtt_min_ms), 2);
 }
 
 static void westwood_cwnd_event(struct tn_cc_sock *sk, enum tn_ca_event ev)
