@@ -1327,9 +1327,13 @@ void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                                          .beta_pred = -1, .err = NULL};
             continue;
         }
-        double *ordered = tn_xcalloc(r->noerr + 1, sizeof *ordered);
-        if (r->noerr)
+        /* the per-round errors in their order (median() reorders r->oerr); none for a
+         * sender too short to have a window-clocked round, most of them */
+        double *ordered = NULL;
+        if (r->noerr) {
+            ordered = tn_xmalloc(r->noerr * sizeof *ordered);
             memcpy(ordered, r->oerr, r->noerr * sizeof *ordered);
+        }
         fits[i] = (struct tn_cc_fit){
             .ops = r->ops,
             .nerr = (unsigned)r->noerr,
