@@ -178,6 +178,8 @@ static void infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enu
     tn_replay_advance(ctx, cp, d, t);
     int64_t flight = tn_replay_send_pipe(cp, d, cp->pub.d[d].hi_rel, t);
     bool resent = si->cls == TN_SEG_REXMIT || si->cls == TN_SEG_FILL;
+    if (resent && p->tcp.opt.has_ts && tn_replay_reaction_ns(cp, d) > 0)
+        tn_replay_resent_seen(&s->rp, t, p->tcp.opt.ts_ecr, si->end - si->start);
     tn_replay_sent(&s->rp, flight, si->cls == TN_SEG_NEW, si->end - si->start, resent ? si->end - si->start : 0);
     if ((double)flight > cp->pub.inf[d].max_inflight)
         cp->pub.inf[d].max_inflight = (double)flight;
@@ -381,6 +383,7 @@ static void infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
          * and the ACK that advances delivers the rest (tcp_remove_reno_sacks) */
         .delivered = b->una + (b->sack ? tn_sack_bytes_above(b, b->una) : (int64_t)(b->reno_sacked * s->mss)),
         .adj = hi - b->una - tn_sack_pipe(b, hi, s->mss, recovering),
+        .adj_recovering = hi - b->una - tn_sack_pipe(b, hi, s->mss, true),
         .in_episode = recovering,
         .episode_ended = was_in_episode && !recovering,
         .has_ts = p->tcp.opt.has_ts,

@@ -13,6 +13,7 @@
 void tn_replay_free(struct tn_replay *r)
 {
     free(r->pend);
+    free(r->rs);
     free(r->betas);
 }
 
@@ -81,6 +82,39 @@ void tn_replay_sent(struct tn_replay *r, int64_t flight, bool new_data, int64_t 
         r->flight_max = flight;
     if (new_data && flight > r->sent_flight_max)
         r->sent_flight_max = flight;
+}
+
+void tn_replay_resent_seen(struct tn_replay *r, int64_t t, uint32_t ecr, int64_t bytes)
+{
+    if (!r->rs)
+        r->rs = tn_xcalloc(TN_RESENT_KEPT, sizeof *r->rs);
+    if (r->rs_n == TN_RESENT_KEPT) {
+        r->rs_head = (r->rs_head + 1) % TN_RESENT_KEPT;
+        r->rs_n--;
+    }
+    r->rs[(r->rs_head + r->rs_n++) % TN_RESENT_KEPT] = (struct tn_resent_seen){t, bytes, ecr};
+}
+
+/* Retransmissions the sender had in flight when it processed ACK pa that the monitor saw only
+ * after pa: sent before the sender processed pa (their TSecr echoes an earlier tick of the
+ * receiver's clock), so on their way when pa came, uncovered by it (Linux retrans_out counts
+ * them in tcp_packets_in_flight, which PRR's window is made of: tcp_cwnd_reduction).  The
+ * scoreboard at pa counts only those seen before it. */
+static int64_t resent_unseen_at(struct tn_replay *r, const struct tn_pending_ack *pa)
+{
+    int64_t bytes = 0;
+    while (r->rs_n && r->rs[r->rs_head].t_ns <= pa->t_ns) {   /* the ACKs after pa come later */
+        r->rs_head = (r->rs_head + 1) % TN_RESENT_KEPT;
+        r->rs_n--;
+    }
+    if (!pa->has_ts)
+        return 0;
+    for (unsigned i = 0; i < r->rs_n; i++) {
+        const struct tn_resent_seen *e = &r->rs[(r->rs_head + i) % TN_RESENT_KEPT];
+        if (tn_seq_lt(e->ecr, pa->tsval))
+            bytes += e->bytes;
+    }
+    return bytes;
 }
 
 /* What held the sender back between the previous ACK and this one: the receiver's window when
@@ -168,7 +202,7 @@ static void resolve(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
     int64_t hi = c->d[sd].hi_rel;
     int64_t flight_max = r->flight_max, sent_flight_max = r->sent_flight_max;
     r->k_una = pa->una;
-    r->k_adj = pa->adj;
+    r->k_adj = pa->adj - resent_unseen_at(r, pa);
     r->k_set = true;
     int64_t flight = tn_replay_known_pipe(r, hi);
     r->flight_max = flight;
@@ -294,6 +328,16 @@ void tn_replay_episode_begins(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *
      * before the loss, that one after it (Linux tcp_ack: tcp_fastretrans_alert enters the
      * recovery before tcp_cong_control reads the ACK) */
     tn_replay_advance(ctx, cp, d, t);
+    /* ... and every ACK after that one, seen before the retransmission showed the recovery to
+     * the monitor, the sender processed in it: its holes below the highest SACK are lost
+     * (RFC 6675 IsLost; Linux marks them on entering the recovery) */
+    for (unsigned i = 0; ep == TN_EP_RECOVERY && i < r->pend_n; i++) {
+        struct tn_pending_ack *pa = &r->pend[(r->pend_head + i) % r->pend_cap];
+        if (!pa->in_episode && !pa->ends) {
+            pa->adj = pa->adj_recovering;
+            pa->in_episode = true;
+        }
+    }
     bool ends = false;
     for (unsigned i = 0; i < r->pend_n && !ends; i++)
         ends = r->pend[(r->pend_head + i) % r->pend_cap].ends != 0;

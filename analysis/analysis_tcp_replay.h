@@ -19,6 +19,8 @@ struct tn_pending_ack {
     int64_t una;               /* cumulative ACK */
     int64_t delivered;         /* una plus the bytes SACKed above it: each byte counted once */
     int64_t adj;               /* pipe = snd_nxt - una - adj (SACKed, lost, dupacked, resent) */
+    int64_t adj_recovering;    /* the same with the holes below the highest SACK lost (RFC
+                                * 6675), as the sender counts once in recovery */
     bool in_episode, episode_ended;
     uint8_t ends;              /* the episode this ACK ended, for the window models: 0 none,
                                 * TN_EP_RECOVERY or TN_EP_RTO (told when the sender processes it) */
@@ -28,6 +30,14 @@ struct tn_pending_ack {
 };
 
 #define TN_PENDING_MAX 65536
+#define TN_RESENT_KEPT 64      /* retransmissions kept for the pipes of the ACKs before them */
+
+/* A retransmission seen at the monitor, with the echo of the ACK the sender had last processed
+ * when it sent it. */
+struct tn_resent_seen {
+    int64_t t_ns, bytes;
+    uint32_t ecr;
+};
 #define TN_BETA_MAX 64
 
 /* ACKs travel on from the monitor to the sender: each is handed to the window models once the
@@ -54,6 +64,8 @@ struct tn_replay {
     uint32_t ecr;              /* the latest TSecr of the sender's data: the TSval of the last
                                 * ACK it had processed (TS.Recent, RFC 7323 §4.3) */
     bool ecr_set;
+    struct tn_resent_seen *rs;   /* [TN_RESENT_KEPT] ring, allocated at the first */
+    unsigned rs_head, rs_n;
     uint32_t push_tsval;       /* TSval of the latest ACK pushed */
     bool push_ts_set;
 };
@@ -69,6 +81,8 @@ int64_t tn_replay_send_pipe(const struct tn_conn_priv *cp, enum tn_dir sd, int64
 /* Sender sd's data segment p arrived: its TSecr names the ACKs the sender had processed. */
 void tn_replay_echo(struct tn_replay *r, const struct tn_pkt *p);
 void tn_replay_sent(struct tn_replay *r, int64_t flight, bool new_data, int64_t len, int64_t resent);
+/* Bytes resent at t in a segment whose TSecr was ecr (timestamps on). */
+void tn_replay_resent_seen(struct tn_replay *r, int64_t t, uint32_t ecr, int64_t bytes);
 /* An ACK of sender sd's data; takes pa->ends from ends_pending. */
 void tn_replay_push(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
                     struct tn_pending_ack *pa);

@@ -45,6 +45,27 @@ static void feed(bool from_client, double t_ms, uint32_t seq, uint32_t ack, uint
     tn_analyzer_add(an, &p, TN_DIS_OK, "test");
 }
 
+/* As feed, with SACK permitted on a SYN or one SACK block [left, right) on an ACK. */
+static void feed_sack(bool from_client, double t_ms, uint32_t seq, uint32_t ack, uint8_t flags, uint32_t len,
+                      uint32_t tsval, uint32_t tsecr, uint32_t left, uint32_t right)
+{
+    int64_t ns = 1000000000000LL + (int64_t)(t_ms * 1e6);
+    struct tn_pkt p = tn_test_tcp(from_client, seq, ack, flags, 65535, len, ns, ++pktno);
+    p.tcp.opt.has_ts = true;
+    p.tcp.opt.ts_val = tsval;
+    p.tcp.opt.ts_ecr = tsecr;
+    if (flags & S) {
+        p.tcp.opt.has_mss = true;
+        p.tcp.opt.mss = 1000;
+        p.tcp.opt.sack_ok = true;
+    }
+    if (right > left) {
+        p.tcp.opt.nsack = 1;
+        p.tcp.opt.sack[0] = (struct tn_sack_block){left, right};
+    }
+    tn_analyzer_add(an, &p, TN_DIS_OK, "test");
+}
+
 static double ms_of(int64_t ns)
 {
     return (double)(ns - 1000000000000LL) / 1e6;
@@ -101,6 +122,45 @@ START_TEST(test_send_flight_against_the_echoed_ack)
     feed(true, 60.9, 4101, 901, A, 1000, 61, 1031);
     const struct tn_conn_priv *cp = (const struct tn_conn_priv *)c;
     ck_assert_int_eq(tn_replay_send_pipe(cp, TN_A2B, c->d[TN_A2B].hi_rel, 1000000000000LL + 60900000), 3000);
+}
+END_TEST
+
+/* In a recovery the sender's pipe (Linux tcp_packets_in_flight, PRR's window: packets out less
+ * SACKed and lost, plus retransmissions on their way) as the models get it next to the
+ * receiver.  Segment 1101-2101 is lost before the monitor; three duplicate ACKs (TSval 1031-1033)
+ * SACK what follows; limited transmits 5101-6101 and 6101-7101 echo the first two, and their
+ * duplicate ACKs (1053, 1054) pass the monitor before the fast retransmission, which echoes
+ * the third (the ACK the recovery began on).  When the sender processed those ACKs the hole was
+ * lost (RFC 6675: SACKed above) and the retransmission on its way (sent before them): 6 segments
+ * out, 3 SACKed, 1 lost = 2000 bytes at 1033; 6 - 4 - 1 + 1 = 2000 at 1053; 6 - 5 - 1 + 1 = 1000
+ * at 1054.  (With the hole in flight until the monitor saw the recovery: 3000 at 1033; without
+ * the retransmission on its way: 1000 at 1053.) */
+START_TEST(test_recovery_pipe_counts_lost_holes_and_resent_on_their_way)
+{
+    feed_sack(true, 0, 100, 0, S, 0, 1, 0, 0, 0);
+    feed_sack(false, 0.1, 900, 101, S | A, 0, 1000, 1, 0, 0);
+    feed_sack(true, 20.1, 101, 901, A, 0, 21, 1000, 0, 0);
+    feed_sack(true, 30.0, 101, 901, A, 1000, 30, 1000, 0, 0);
+    feed_sack(false, 30.05, 901, 1101, A, 0, 1030, 30, 0, 0);
+    feed_sack(true, 30.2, 2101, 901, A, 1000, 30, 1000, 0, 0);
+    feed_sack(false, 30.25, 901, 1101, A, 0, 1031, 30, 2101, 3101);
+    feed_sack(true, 30.3, 3101, 901, A, 1000, 30, 1000, 0, 0);
+    feed_sack(false, 30.35, 901, 1101, A, 0, 1032, 30, 2101, 4101);
+    feed_sack(true, 30.4, 4101, 901, A, 1000, 30, 1000, 0, 0);
+    feed_sack(false, 30.45, 901, 1101, A, 0, 1033, 30, 2101, 5101);
+    feed_sack(true, 50.3, 5101, 901, A, 1000, 50, 1031, 0, 0);
+    feed_sack(false, 50.35, 901, 1101, A, 0, 1053, 50, 2101, 6101);
+    feed_sack(true, 50.4, 6101, 901, A, 1000, 50, 1032, 0, 0);
+    feed_sack(false, 50.45, 901, 1101, A, 0, 1054, 50, 2101, 7101);
+    feed_sack(true, 50.5, 1101, 901, A, 1000, 50, 1033, 0, 0);
+    tn_analyzer_finish(an);
+    const struct tn_conn *c = tn_analyzer_conn(an, 0);
+    ck_assert_int_eq(c->vantage, TN_VP_NEAR_B);
+    const struct tn_series *fl = &c->series[TN_A2B][TN_SER_INFLIGHT];
+    ck_assert_uint_ge(fl->n, 3);
+    ck_assert_double_eq_tol(fl->pts[fl->n - 3].v, 2000, 1e-9);
+    ck_assert_double_eq_tol(fl->pts[fl->n - 2].v, 2000, 1e-9);
+    ck_assert_double_eq_tol(fl->pts[fl->n - 1].v, 1000, 1e-9);
 }
 END_TEST
 
@@ -227,6 +287,7 @@ Suite *tn_replay_suite(void)
     tcase_add_test(tc, test_prr_keeps_the_credit_of_what_was_not_sent);
     tcase_add_test(tc, test_echo_after_idle_is_no_path_sample);
     tcase_add_test(tc, test_send_flight_against_the_echoed_ack);
+    tcase_add_test(tc, test_recovery_pipe_counts_lost_holes_and_resent_on_their_way);
     suite_add_tcase(s, tc);
     return s;
 }
