@@ -86,13 +86,12 @@ void tn_replay_sent(struct tn_replay *r, int64_t flight, bool new_data, int64_t 
 
 void tn_replay_resent_seen(struct tn_replay *r, int64_t t, uint32_t ecr, int64_t bytes)
 {
-    if (!r->rs)
-        r->rs = tn_xcalloc(TN_RESENT_KEPT, sizeof *r->rs);
-    if (r->rs_n == TN_RESENT_KEPT) {
-        r->rs_head = (r->rs_head + 1) % TN_RESENT_KEPT;
+    if (r->rs_n == r->rs_cap &&
+        !tn_ring_grow((void **)&r->rs, &r->rs_cap, &r->rs_head, r->rs_n, sizeof *r->rs, TN_RESENT_KEPT)) {
+        r->rs_head = (r->rs_head + 1) % r->rs_cap;   /* that many on their way: the oldest goes */
         r->rs_n--;
     }
-    r->rs[(r->rs_head + r->rs_n++) % TN_RESENT_KEPT] = (struct tn_resent_seen){t, bytes, ecr};
+    r->rs[(r->rs_head + r->rs_n++) % r->rs_cap] = (struct tn_resent_seen){t, bytes, ecr};
 }
 
 /* Retransmissions the sender had in flight when it processed ACK pa that the monitor saw only
@@ -104,13 +103,13 @@ static int64_t resent_unseen_at(struct tn_replay *r, const struct tn_pending_ack
 {
     int64_t bytes = 0;
     while (r->rs_n && r->rs[r->rs_head].t_ns <= pa->t_ns) {   /* the ACKs after pa come later */
-        r->rs_head = (r->rs_head + 1) % TN_RESENT_KEPT;
+        r->rs_head = (r->rs_head + 1) % r->rs_cap;
         r->rs_n--;
     }
     if (!pa->has_ts)
         return 0;
     for (unsigned i = 0; i < r->rs_n; i++) {
-        const struct tn_resent_seen *e = &r->rs[(r->rs_head + i) % TN_RESENT_KEPT];
+        const struct tn_resent_seen *e = &r->rs[(r->rs_head + i) % r->rs_cap];
         if (tn_seq_lt(e->ecr, pa->tsval))
             bytes += e->bytes;
     }
