@@ -153,6 +153,8 @@ static void infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enu
     s->interval_bytes += p->payload_len;
     switch (si->cls) {
     case TN_SEG_NEW:
+        if (!p->tcp.opt.has_ts)
+            tn_rtt_edge_send(&s->rtt, si->end, t, s->mss);
         tn_ep_idle_check(ctx, cp, d, p, t, si->start);
         tn_rtt_sent(&s->rtt, si->start, si->end, t);
         break;
@@ -461,6 +463,9 @@ void tn_infer_pkt(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
     }
     if (pk->has_win)
         infer_window(ctx, cp, d, p, t, pk->win);
+    if (pk->ack && pk->has_win && !p->tcp.opt.has_ts && !(p->tcp.flags & TN_TCP_SYN) &&
+        cp->pub.d[!d].data_seen)   /* no echoes: the window edges time the sender (tn_rtt_edge_send) */
+        tn_rtt_edge_ack(&sender_of(cp, (enum tn_dir)!d)->rtt, t, pk->ack_rel + (int64_t)pk->win);
 }
 
 static int cmp_event(const void *x, const void *y)

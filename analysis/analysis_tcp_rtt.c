@@ -15,6 +15,7 @@ void tn_rtt_init(struct tn_rtt *r)
 
 void tn_rtt_free(struct tn_rtt *r)
 {
+    free(r->edges);
     free(r->segs);
     free(r->ts);
 }
@@ -169,6 +170,64 @@ static double ts_echo(struct tn_rtt *r, uint32_t ecr, int64_t t)
     return -1;
 }
 
+/* A monitor -> this endpoint -> monitor round trip of ms. */
+static void echo_sample(struct tn_rtt *r, double ms)
+{
+    if (!r->half_init || ms < r->half_min_ms)
+        r->half_min_ms = ms;
+    /* an echo delayed by the application (nothing to send) is no path delay: clip a sample
+     * to twice the current estimate (queues may grow it, but not in one step) */
+    double v = r->half_init ? fmin(ms, fmax(2 * r->half_ms, 4 * r->half_min_ms) + 1.0) : ms;
+    r->half_ms = r->half_init ? 0.875 * r->half_ms + 0.125 * v : v;
+    r->half_init = true;
+    /* the least of the last 8: what the path takes when the sender answers at once */
+    r->half_recent[r->half_n++ % TN_HALF_RECENT] = ms;
+    unsigned m = r->half_n < TN_HALF_RECENT ? r->half_n : TN_HALF_RECENT;
+    r->half_low = ms;
+    for (unsigned i = 0; i < m; i++)
+        r->half_low = fmin(r->half_low, r->half_recent[i]);
+}
+
+void tn_rtt_edge_ack(struct tn_rtt *r, int64_t t, int64_t edge)
+{
+    if (r->edge_n && r->edges[(r->edge_head + r->edge_n - 1) % r->edge_cap].edge >= edge)
+        return;   /* the window did not move: the first ACK that opened it to there counts */
+    if (r->edge_n == r->edge_cap &&
+        !tn_ring_grow((void **)&r->edges, &r->edge_cap, &r->edge_head, r->edge_n, sizeof *r->edges, TN_EDGES)) {
+        r->edge_head = (r->edge_head + 1) % r->edge_cap;
+        r->edge_n--;
+    }
+    r->edges[(r->edge_head + r->edge_n++) % r->edge_cap] = (struct tn_edge){t, edge};
+}
+
+/* Without timestamps the data an ACK released still names it where the receiver's window held
+ * the sender: a segment that ends within a segment of an ACK's window edge, the first ACK that
+ * let it go, could not leave before the sender processed that ACK, and a sender the window
+ * holds sends it as soon as it did (RFC 9293 §3.8.6: the usable window; a sender sends whole
+ * segments within the window, Linux tcp_snd_wnd_test); the time from that ACK to it is the monitor ->
+ * sender -> monitor round trip, queue included, as a timestamp echo is (Jaiswal et al.,
+ * "Inferring TCP connection characteristics through passive measurements", INFOCOM 2004).
+ * The old receivers of the gateway study (no window scaling, no timestamps) hold their senders
+ * so. */
+void tn_rtt_edge_send(struct tn_rtt *r, int64_t end, int64_t t, uint32_t mss)
+{
+    while (r->edge_n) {
+        const struct tn_edge *e = &r->edges[r->edge_head];
+        if (e->edge < end) {   /* an older window */
+            r->edge_head = (r->edge_head + 1) % r->edge_cap;
+            r->edge_n--;
+            continue;
+        }
+        if (e->edge - end >= (int64_t)mss)
+            return;   /* the window held more: not what released it */
+        r->edge_head = (r->edge_head + 1) % r->edge_cap;
+        r->edge_n--;
+        if (t >= e->t_ns)
+            echo_sample(r, tn_ms_between(t, e->t_ns));
+        return;
+    }
+}
+
 /* From TSval/TSecr echoes (the sender echoing an ACK's TSval in its next segment), else from
  * the handshake, else 0 (a monitor next to the sender). */
 double tn_rtt_sender_half_ms(const struct tn_conn_priv *cp, enum tn_dir d)
@@ -191,19 +250,7 @@ void tn_rtt_ts(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, i
     double ms = ts_echo(&peer->rtt, p->tcp.opt.ts_ecr, t);
     if (ms < 0 || after_idle)
         return;
-    if (!r->half_init || ms < r->half_min_ms)
-        r->half_min_ms = ms;
-    /* an echo delayed by the application (nothing to send) is no path delay: clip a sample
-     * to twice the current estimate (queues may grow it, but not in one step) */
-    double v = r->half_init ? tn_fmin(ms, tn_fmax(2 * r->half_ms, 4 * r->half_min_ms) + 1.0) : ms;
-    r->half_ms = r->half_init ? 0.875 * r->half_ms + 0.125 * v : v;
-    r->half_init = true;
-    /* the least of the last 8: what the path takes when the sender answers at once */
-    r->half_recent[r->half_n++ % TN_HALF_RECENT] = ms;
-    unsigned m = r->half_n < TN_HALF_RECENT ? r->half_n : TN_HALF_RECENT;
-    r->half_low = ms;
-    for (unsigned i = 0; i < m; i++)
-        r->half_low = tn_fmin(r->half_low, r->half_recent[i]);
+    echo_sample(r, ms);
     /* the peer's data: its receiver (this side) just echoed it; a full TS round trip */
     if (cp->pub.d[!d].data_seen)
         tn_stat_add(&cp->pub.inf[!d].rtt_ts_ms, ms + tn_rtt_sender_half_ms(cp, (enum tn_dir)!d));

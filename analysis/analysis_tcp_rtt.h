@@ -30,6 +30,14 @@ struct tn_tsent {
 };
 
 #define TN_HALF_RECENT 8
+#define TN_EDGES 64            /* ACK window edges kept for the echoes of connections without
+                                * timestamps (tn_rtt_edge_ack) */
+
+/* An ACK's window edge (its cumulative ACK plus the window it advertised) and when the monitor
+ * saw it. */
+struct tn_edge {
+    int64_t t_ns, edge;
+};
 
 struct tn_rtt {
     struct tn_seg *segs;       /* ring, grown on demand (memory follows the window) */
@@ -45,6 +53,8 @@ struct tn_rtt {
     unsigned half_n;
     double half_low;           /* their least */
     double min_ack_ms;         /* smallest data -> ACK time seen (monitor <-> receiver), -1: none */
+    struct tn_edge *edges;     /* ring, grown on demand up to TN_EDGES (no timestamps) */
+    unsigned edge_head, edge_n, edge_cap;
 };
 
 /* What an advancing ACK covered among the timed segments (tn_rtt_acked). */
@@ -79,5 +89,9 @@ double tn_rtt_sender_half_ms(const struct tn_conn_priv *cp, enum tn_dir d);
 /* A packet of direction d with timestamps, at t (sender d's state allocated); after_idle: new
  * data sent with nothing in flight, whose echo is no path sample. */
 void tn_rtt_ts(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, int64_t t, bool after_idle);
+/* Without timestamps: an ACK of sender d's data at t opened its window to edge (relative
+ * sequence); sender d's new data ending at end passed the monitor at t. */
+void tn_rtt_edge_ack(struct tn_rtt *r, int64_t t, int64_t edge);
+void tn_rtt_edge_send(struct tn_rtt *r, int64_t end, int64_t t, uint32_t mss);
 
 #endif

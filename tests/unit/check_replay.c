@@ -164,6 +164,27 @@ START_TEST(test_recovery_pipe_counts_lost_holes_and_resent_on_their_way)
 }
 END_TEST
 
+/* Without timestamps the monitor <-> sender round trip comes from the window edges where the
+ * receiver's window holds the sender: the ACK of 1101 at 30.5 ms opens the window to 3101 (2000
+ * bytes); the segment 2101-3101 fills it, so it left when the sender had that ACK: 80.5 - 30.5 =
+ * 50 ms (a queue on the data's way; the handshake's was 20).  1101-2101 ends a whole segment
+ * below the edge: no sample from it. */
+START_TEST(test_window_edge_echo_without_timestamps)
+{
+    handshake_near_server(false);
+    feed(true, 30, 101, 901, A, 1000, 0, 0);
+    int64_t ns = 1000000000000LL + 30500000;
+    struct tn_pkt p = tn_test_tcp(false, 901, 1101, A, 2000, 0, ns, ++pktno);
+    tn_analyzer_add(an, &p, TN_DIS_OK, "test");
+    feed(true, 80.4, 1101, 901, A, 1000, 0, 0);
+    const struct tn_conn_priv *cp = (const struct tn_conn_priv *)tn_analyzer_conn(an, 0);
+    ck_assert_double_eq_tol(tn_rtt_sender_half_ms(cp, TN_A2B), 20.0, 1e-3);
+    feed(true, 80.5, 2101, 901, A, 1000, 0, 0);
+    ck_assert_int_eq(cp->pub.vantage, TN_VP_NEAR_B);
+    ck_assert_double_eq_tol(tn_rtt_sender_half_ms(cp, TN_A2B), 50.0, 1e-6);
+}
+END_TEST
+
 /* The sender processes an ACK one monitor -> sender trip after the monitor saw it, and that trip
  * is half the least echo time: a queue on the data's way (here 40 ms: echo 60 ms where the
  * path takes 20) delays the data an ACK releases, not the ACK.  The echo times are 20 ms
@@ -288,6 +309,7 @@ Suite *tn_replay_suite(void)
     tcase_add_test(tc, test_echo_after_idle_is_no_path_sample);
     tcase_add_test(tc, test_send_flight_against_the_echoed_ack);
     tcase_add_test(tc, test_recovery_pipe_counts_lost_holes_and_resent_on_their_way);
+    tcase_add_test(tc, test_window_edge_echo_without_timestamps);
     suite_add_tcase(s, tc);
     return s;
 }
