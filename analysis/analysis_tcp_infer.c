@@ -246,7 +246,7 @@ static double on_advance(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, e
         if (s->rtt.min_ack_ms < 0 || to_receiver < s->rtt.min_ack_ms)
             s->rtt.min_ack_ms = to_receiver;
         /* the sender's RTT: monitor -> receiver -> monitor, plus monitor -> sender -> monitor */
-        rtt = to_receiver + tn_rtt_sender_half_ms(cp, sd);
+        rtt = to_receiver + (cover.echo_ms >= 0 ? cover.echo_ms : tn_rtt_sender_half_ms(cp, sd));
         tn_stat_add(&inf->rtt_ms, rtt);
         /* full-sized: within the 40 option bytes (RFC 9293 §3.1) of the receiver's MSS */
         const struct tn_dir_stats *rcv = &c->d[d];

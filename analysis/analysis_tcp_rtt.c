@@ -11,6 +11,7 @@ void tn_rtt_init(struct tn_rtt *r)
 {
     r->min_ms = -1;
     r->min_ack_ms = -1;
+    r->seg_echo_ms = -1;
 }
 
 void tn_rtt_free(struct tn_rtt *r)
@@ -39,7 +40,7 @@ void tn_rtt_sent(struct tn_rtt *r, int64_t start, int64_t end, int64_t t)
         r->seg_n--;
     }
     unsigned i = (r->seg_head + r->seg_n) % r->seg_cap;
-    r->segs[i] = (struct tn_seg){start, end, t, false, false, 0, t};
+    r->segs[i] = (struct tn_seg){start, end, t, false, false, 0, t, (float)r->seg_echo_ms};
     r->seg_n++;
 }
 
@@ -116,7 +117,7 @@ double tn_rtt_acked(struct tn_rtt *r, int64_t from, int64_t ack, int64_t t, bool
                     int64_t *len, struct tn_ack_cover *cv)
 {
     double sample = -1;
-    *cv = (struct tn_ack_cover){0};
+    *cv = (struct tn_ack_cover){.echo_ms = -1};
     bool ambiguous = sacked_between;
     int64_t expect = from;   /* next byte the timed segments should cover */
     while (r->seg_n) {
@@ -134,6 +135,7 @@ double tn_rtt_acked(struct tn_rtt *r, int64_t from, int64_t ack, int64_t t, bool
         *len = g->end - g->start;
         cv->segs++;
         cv->last_ns = g->t_ns;
+        cv->echo_ms = g->echo_ms;
         r->seg_head = (r->seg_head + 1) % r->seg_cap;
         r->seg_n--;
     }
@@ -164,8 +166,12 @@ static double ts_echo(struct tn_rtt *r, uint32_t ecr, int64_t t)
             return -1;
         r->ts_head = (r->ts_head + 1) % r->ts_cap;
         r->ts_n--;
-        if (e->val == ecr)
+        if (e->val == ecr) {
+            r->echo_last_val = ecr;
+            r->echo_last_ns = e->t_ns;
+            r->echo_last_set = true;
             return tn_ms_between(t, e->t_ns);
+        }
     }
     return -1;
 }
@@ -243,12 +249,22 @@ double tn_rtt_sender_half_ms(const struct tn_conn_priv *cp, enum tn_dir d)
 void tn_rtt_ts(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, int64_t t, bool after_idle)
 {
     struct tn_rtt *r = &cp->dp[d].snd->rtt;
+    r->seg_echo_ms = -1;
     ts_push(r, p->tcp.opt.ts_val, t);
     struct tn_sender *peer = cp->dp[!d].snd;
     if (!peer || !p->tcp.opt.ts_ecr || (p->tcp.flags & TN_TCP_SYN))
         return;
     double ms = ts_echo(&peer->rtt, p->tcp.opt.ts_ecr, t);
-    if (ms < 0 || after_idle)
+    if (after_idle)
+        return;
+    /* this segment's own echo, for the RTT sample of its ACK: the first segment that echoes
+     * an ACK's tick left when the sender had that ACK (later ones echoing it may have waited
+     * for the application), at most the clip of the estimate below */
+    double seg = ms;
+    if (seg >= 0 && r->half_init)
+        seg = fmin(seg, fmax(2 * r->half_ms, 4 * r->half_min_ms) + 1.0);
+    r->seg_echo_ms = seg;
+    if (ms < 0)
         return;
     echo_sample(r, ms);
     /* the peer's data: its receiver (this side) just echoed it; a full TS round trip */

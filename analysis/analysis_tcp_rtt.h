@@ -19,6 +19,8 @@ struct tn_seg {
     bool sacked;               /* a SACK block covered it (timed once: tn_rtt_sacked) */
     uint16_t resent;           /* times sent again (tcptrace's "max # retrans") */
     int64_t last_tx_ns;        /* its latest transmission (t_ns until resent) */
+    float echo_ms;             /* monitor -> sender -> monitor before it left (its TSecr's ACK
+                                * to it), -1: none */
 };
 
 /* TSval values sent, for TSval/TSecr echo RTT samples. */
@@ -53,6 +55,10 @@ struct tn_rtt {
     unsigned half_n;
     double half_low;           /* their least */
     double min_ack_ms;         /* smallest data -> ACK time seen (monitor <-> receiver), -1: none */
+    double seg_echo_ms;        /* the echo time of the segment being read (tn_rtt_ts), -1: none */
+    uint32_t echo_last_val;    /* the TSval an echo last named, first seen at echo_last_ns */
+    int64_t echo_last_ns;
+    bool echo_last_set;
     struct tn_edge *edges;     /* ring, grown on demand up to TN_EDGES (no timestamps) */
     unsigned edge_head, edge_n, edge_cap;
 };
@@ -61,6 +67,7 @@ struct tn_rtt {
 struct tn_ack_cover {
     unsigned segs;             /* timed segments it covered */
     int64_t last_ns;           /* when the last of them passed the monitor */
+    double echo_ms;            /* that one's echo time (tn_seg.echo_ms), -1: none */
     bool in_order;             /* each sent once and seen, none SACKed before: not ambiguous */
 };
 

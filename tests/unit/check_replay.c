@@ -185,6 +185,29 @@ START_TEST(test_window_edge_echo_without_timestamps)
 }
 END_TEST
 
+/* A data -> ACK RTT sample away from the sender adds the acknowledged segment's own echo (the
+ * time from the ACK its TSecr names to it), not the smoothed one: the segment 3101-4101, the
+ * first to echo the ACK seen at 51 ms (of 2101, 2101-3101 still out), passed at 111 ms (60 ms: a
+ * queue on the data's way), the ACK of both at 111.5 ms: 0.5 + 60 = 60.5 ms (with the smoothed
+ * echo, 20 x 7/8 + 60 / 8 = 25 ms: 25.5). */
+START_TEST(test_rtt_sample_adds_the_segments_own_echo)
+{
+    handshake_near_server(true);
+    feed(true, 30, 101, 901, A, 1000, 30, 1000);
+    feed(false, 30.5, 901, 1101, A, 0, 2000, 30);
+    feed(true, 50.5, 1101, 901, A, 1000, 50, 2000);
+    feed(true, 50.5, 2101, 901, A, 1000, 50, 2000);
+    feed(false, 51, 901, 2101, A, 0, 3000, 50);
+    feed(true, 111, 3101, 901, A, 1000, 91, 3000);
+    feed(false, 111.5, 901, 4101, A, 0, 4000, 91);
+    const struct tn_conn *c = tn_analyzer_conn(an, 0);
+    ck_assert_int_eq(c->vantage, TN_VP_NEAR_B);
+    const struct tn_series *rt = &c->series[TN_A2B][TN_SER_RTT_MS];
+    ck_assert_uint_ge(rt->n, 1);
+    ck_assert_double_eq_tol(rt->pts[rt->n - 1].v, 60.5, 1e-6);
+}
+END_TEST
+
 /* The sender processes an ACK one monitor -> sender trip after the monitor saw it, and that trip
  * is half the least echo time: a queue on the data's way (here 40 ms: echo 60 ms where the
  * path takes 20) delays the data an ACK releases, not the ACK.  The echo times are 20 ms
@@ -310,6 +333,7 @@ Suite *tn_replay_suite(void)
     tcase_add_test(tc, test_send_flight_against_the_echoed_ack);
     tcase_add_test(tc, test_recovery_pipe_counts_lost_holes_and_resent_on_their_way);
     tcase_add_test(tc, test_window_edge_echo_without_timestamps);
+    tcase_add_test(tc, test_rtt_sample_adds_the_segments_own_echo);
     suite_add_tcase(s, tc);
     return s;
 }
