@@ -80,6 +80,17 @@ static void handshake_near_server(bool ts)
     feed(true, 20.1, 101, 901, A, 0, ts ? 21 : 0, ts ? 1000 : 0);
 }
 
+/* The handshake next to the server (echo 20 ms), a segment, its ACK at 30.5 ms, and two
+ * segments echoing it 20 ms later. */
+static void echo_20_ms_then_two_segments(void)
+{
+    handshake_near_server(true);
+    feed(true, 30, 101, 901, A, 1000, 30, 1000);
+    feed(false, 30.5, 901, 1101, A, 0, 2000, 30);
+    feed(true, 50.5, 1101, 901, A, 1000, 50, 2000);
+    feed(true, 50.5, 2101, 901, A, 1000, 50, 2000);
+}
+
 /* The monitor <-> sender round trip from timestamps (RFC 7323 §4: the sender echoes the ACK's
  * TSval in its next segment) holds only where the sender sent that segment when the ACK came:
  * data sent with nothing in flight went out when the application wrote.  The handshake's echo
@@ -192,11 +203,7 @@ END_TEST
  * echo, 20 x 7/8 + 60 / 8 = 25 ms: 25.5). */
 START_TEST(test_rtt_sample_adds_the_segments_own_echo)
 {
-    handshake_near_server(true);
-    feed(true, 30, 101, 901, A, 1000, 30, 1000);
-    feed(false, 30.5, 901, 1101, A, 0, 2000, 30);
-    feed(true, 50.5, 1101, 901, A, 1000, 50, 2000);
-    feed(true, 50.5, 2101, 901, A, 1000, 50, 2000);
+    echo_20_ms_then_two_segments();
     feed(false, 51, 901, 2101, A, 0, 3000, 50);
     feed(true, 111, 3101, 901, A, 1000, 91, 3000);
     feed(false, 111.5, 901, 4101, A, 0, 4000, 91);
@@ -216,11 +223,7 @@ END_TEST
  * smoothed echo time, 20 x 7/8 + 60 / 8 = 25 ms, would put it at 124.0 ms.) */
 START_TEST(test_sender_processes_ack_half_the_least_echo_later)
 {
-    handshake_near_server(true);
-    feed(true, 30, 101, 901, A, 1000, 30, 1000);
-    feed(false, 30.5, 901, 1101, A, 0, 2000, 30);
-    feed(true, 50.5, 1101, 901, A, 1000, 50, 2000);
-    feed(true, 50.5, 2101, 901, A, 1000, 50, 2000);
+    echo_20_ms_then_two_segments();
     feed(false, 51, 901, 3101, A, 0, 3000, 50);
     for (uint32_t i = 0; i < 4; i++)
         feed(true, 111, 3101 + 1000 * i, 901, A, 1000, 91, 3000);
