@@ -153,7 +153,9 @@ static void infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enu
     s->interval_bytes += p->payload_len;
     switch (si->cls) {
     case TN_SEG_NEW:
-        if (!p->tcp.opt.has_ts)
+        /* (next to the sender the round trip to it is nil, and an edge within a segment of a
+         * cwnd-limited send is no evidence: lab snd2 read 67160 B in flight over a 65535 window) */
+        if (!p->tcp.opt.has_ts && cp->pub.vantage != (d == TN_A2B ? TN_VP_NEAR_A : TN_VP_NEAR_B))
             tn_rtt_edge_send(&s->rtt, si->end, t, s->mss);
         tn_ep_idle_check(ctx, cp, d, p, t, si->start);
         tn_rtt_sent(&s->rtt, si->start, si->end, t);
