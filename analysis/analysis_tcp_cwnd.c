@@ -61,6 +61,7 @@ struct cwnd_use {
 struct flavour_run {
     const struct tn_cc_ops *ops;
     struct tn_cc_sock sk;
+    bool in_model;             /* allocated with its model (tn_cc_new), not on its own */
     bool in_recovery;          /* fast recovery under way (PRR) */
     enum tn_ca_state ended_state;   /* the state the last episode ended, for its last ACK */
     double recover_fs, prr_delivered, prr_out;
@@ -224,10 +225,15 @@ static void restart_open_loop(struct flavour_run *r)
     r->ol_on = true;
 }
 
-static struct flavour_run *run_new(const struct tn_cc_ops *ops, double mss)
+static size_t run_size(const struct tn_cc_ops *ops)
+{
+    return ROUND_UP(sizeof(struct flavour_run)) + 2 * ROUND_UP(ops->priv_size);
+}
+
+/* A run in zeroed memory of run_size(ops) bytes: the run, then its two flavour states. */
+static struct flavour_run *run_init(unsigned char *mem, const struct tn_cc_ops *ops, double mss)
 {
     size_t head = ROUND_UP(sizeof(struct flavour_run)), priv = ROUND_UP(ops->priv_size);
-    unsigned char *mem = tn_xcalloc(1, head + 2 * priv);
     struct flavour_run *r = (struct flavour_run *)(void *)mem;
     r->ops = ops;
     r->sk.priv = mem + head;
@@ -243,6 +249,11 @@ static struct flavour_run *run_new(const struct tn_cc_ops *ops, double mss)
     return r;
 }
 
+static struct flavour_run *run_new(const struct tn_cc_ops *ops, double mss)
+{
+    return run_init(tn_xcalloc(1, run_size(ops)), ops, mss);
+}
+
 static void run_free(struct flavour_run *r)
 {
     if (!r)
@@ -255,18 +266,30 @@ static void run_free(struct flavour_run *r)
         free(r->ss->s.pts);
         free(r->cw);
     }
-    free(r);
+    if (!r->in_model)
+        free(r);
 }
 
+/* The model and the runs of the flavours replayed from the first ACK in one allocation: every
+ * sender has them. */
 struct tn_cc_model *tn_cc_new(uint32_t mss)
 {
-    struct tn_cc_model *m = tn_xcalloc(1, sizeof *m);
+    size_t size = ROUND_UP(sizeof(struct tn_cc_model));
+    for (int i = 0; i < NFLAV; i++)
+        if (is_live(flavour_ops[i]))
+            size += run_size(flavour_ops[i]);
+    unsigned char *mem = tn_xcalloc(1, size);
+    struct tn_cc_model *m = (struct tn_cc_model *)(void *)mem;
     m->mss = mss ? mss : 1448;
     m->min_rtt_ms = m->srtt_ms = m->min_srtt_ms = -1;
     m->estimate = TN_CC_CUBIC - 1;
+    size_t at = ROUND_UP(sizeof(struct tn_cc_model));
     for (int i = 0; i < NFLAV; i++)
-        if (is_live(flavour_ops[i]))
-            m->f[i] = run_new(flavour_ops[i], m->mss);
+        if (is_live(flavour_ops[i])) {
+            m->f[i] = run_init(mem + at, flavour_ops[i], m->mss);
+            m->f[i]->in_model = true;
+            at += run_size(flavour_ops[i]);
+        }
     return m;
 }
 
