@@ -166,14 +166,17 @@ static double ts_echo(struct tn_rtt *r, uint32_t ecr, int64_t t)
             return -1;
         r->ts_head = (r->ts_head + 1) % r->ts_cap;
         r->ts_n--;
-        if (e->val == ecr) {
-            r->echo_last_val = ecr;
-            r->echo_last_ns = e->t_ns;
-            r->echo_last_set = true;
+        if (e->val == ecr)
             return tn_ms_between(t, e->t_ns);
-        }
     }
     return -1;
+}
+
+/* An echo delayed by the application (nothing to send) is no path delay: a sample is clipped
+ * to twice the current estimate (queues may grow it, but not in one step). */
+static double echo_clipped(const struct tn_rtt *r, double ms)
+{
+    return r->half_init ? fmin(ms, fmax(2 * r->half_ms, 4 * r->half_min_ms) + 1.0) : ms;
 }
 
 /* A monitor -> this endpoint -> monitor round trip of ms. */
@@ -181,9 +184,7 @@ static void echo_sample(struct tn_rtt *r, double ms)
 {
     if (!r->half_init || ms < r->half_min_ms)
         r->half_min_ms = ms;
-    /* an echo delayed by the application (nothing to send) is no path delay: clip a sample
-     * to twice the current estimate (queues may grow it, but not in one step) */
-    double v = r->half_init ? fmin(ms, fmax(2 * r->half_ms, 4 * r->half_min_ms) + 1.0) : ms;
+    double v = echo_clipped(r, ms);
     r->half_ms = r->half_init ? 0.875 * r->half_ms + 0.125 * v : v;
     r->half_init = true;
     /* the least of the last 8: what the path takes when the sender answers at once */
@@ -260,10 +261,7 @@ void tn_rtt_ts(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, i
     /* this segment's own echo, for the RTT sample of its ACK: the first segment that echoes
      * an ACK's tick left when the sender had that ACK (later ones echoing it may have waited
      * for the application), at most the clip of the estimate below */
-    double seg = ms;
-    if (seg >= 0 && r->half_init)
-        seg = fmin(seg, fmax(2 * r->half_ms, 4 * r->half_min_ms) + 1.0);
-    r->seg_echo_ms = seg;
+    r->seg_echo_ms = ms >= 0 ? echo_clipped(r, ms) : -1;
     if (ms < 0)
         return;
     echo_sample(r, ms);

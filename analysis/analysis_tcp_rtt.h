@@ -56,9 +56,6 @@ struct tn_rtt {
     double half_low;           /* their least */
     double min_ack_ms;         /* smallest data -> ACK time seen (monitor <-> receiver), -1: none */
     double seg_echo_ms;        /* the echo time of the segment being read (tn_rtt_ts), -1: none */
-    uint32_t echo_last_val;    /* the TSval an echo last named, first seen at echo_last_ns */
-    int64_t echo_last_ns;
-    bool echo_last_set;
     struct tn_edge *edges;     /* ring, grown on demand up to TN_EDGES (no timestamps) */
     unsigned edge_head, edge_n, edge_cap;
 };
