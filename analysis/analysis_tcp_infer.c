@@ -377,6 +377,9 @@ static void infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
         ca_rtt = tn_ms_between(t, sacked_sent_ns) + tn_rtt_sender_half_ms(cp, sd);
     int64_t hi = c->d[sd].hi_rel;
     bool recovering = s->ep.now != TN_EP_NONE;
+    int64_t adj = hi - b->una - tn_sack_pipe(b, hi, s->mss, recovering);
+    /* the recovery's count differs only with SACKed data to mark holes lost below */
+    bool differs = !recovering && b->sack && b->sacked.n;
     tn_replay_push(ctx, cp, sd, &(struct tn_pending_ack){
         .t_ns = t,
         .acked = acked,
@@ -386,8 +389,8 @@ static void infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
         /* without SACK each duplicate ACK is a segment delivered (Linux tcp_add_reno_sack),
          * and the ACK that advances delivers the rest (tcp_remove_reno_sacks) */
         .delivered = b->una + (b->sack ? tn_sack_bytes_above(b, b->una) : (int64_t)(b->reno_sacked * s->mss)),
-        .adj = hi - b->una - tn_sack_pipe(b, hi, s->mss, recovering),
-        .adj_recovering = hi - b->una - tn_sack_pipe(b, hi, s->mss, true),
+        .adj = adj,
+        .adj_recovering = differs ? hi - b->una - tn_sack_pipe(b, hi, s->mss, true) : adj,
         .in_episode = recovering,
         .episode_ended = was_in_episode && !recovering,
         .has_ts = p->tcp.opt.has_ts,
