@@ -175,6 +175,9 @@ struct tn_cc_model {
     double knee_before;        /* the flight when the loss was seen, segments (0: none) */
     unsigned knee_round;       /* > 0: look for the knee from this round on */
     bool knee_ca;              /* the last round grew too little for slow start */
+    double end_flight;         /* the flight the recovery left: the largest of the ACK that
+                                * ended it and the next one (the sends that ACK released) */
+    unsigned end_acks;         /* ACKs of end_flight still to see */
     double *knees;             /* per slot (one per such recovery), -1 until seen */
     double *knee_win;          /* per slot: the window at the loss, segments */
     size_t nknees, cap_knees, cap_win, knee_slot;
@@ -1003,6 +1006,15 @@ static bool find_knee(struct tn_cc_model *m)
             w = start;
         } else if (m->round - 1 == m->knee_round && fabs(top - prev) <= KNEE_FLAT) {
             w = tn_fmin(top, prev);
+        } else if (m->round - 1 == m->knee_round && !m->end_acks && m->end_flight >= BETA_MIN_WINDOW &&
+                   m->end_flight <= start + KNEE_FLAT && start - m->end_flight <= top - start + KNEE_FLAT) {
+            /* it grew faster than Reno but not as slow start does, and from the flight the
+             * recovery left to where it began by no more than its own growth: congestion
+             * avoidance all along, from a window of ssthresh when the recovery ended (Linux
+             * tcp_end_cwnd_reduction; 2.6.2x tcp_complete_cwr after tcp_cwnd_down stopped at
+             * ssthresh).  BIC's binary search adds 4-16 segments a round right after a loss
+             * (tcp_bic.c max_increment), CUBIC several at large windows. */
+            w = m->end_flight;
         } else {   /* it slow-started up to ssthresh inside the round: the next one began there */
             m->knee_ca = true;
             return false;
@@ -1060,6 +1072,10 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     x->top = m->round_hist[SS_ROUNDS - 1];
     x->fit_round = round_ended && m->rounds_clean > 0 && x->top >= 4 && !a->in_episode;
     x->unseen_top = round_ended ? slow_growth_top(m) : 0;
+    if (m->end_acks) {
+        m->end_flight = tn_fmax(m->end_flight, x->flight);
+        m->end_acks--;
+    }
     x->knee = round_ended && find_knee(m);
     tell(m, &in);
 }
@@ -1149,6 +1165,8 @@ void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout)
         m->knee_win[m->nknees] = m->knee_before;
         m->knees[m->nknees++] = -1;
         slot = (double)m->nknees;
+        m->end_flight = 0;
+        m->end_acks = 2;
     }
     tell(m, &(struct cc_input){.op = OP_RECOVERY_END, .t_ns = t_ns, .timeout = timeout, .v1 = slot});
 }

@@ -851,6 +851,45 @@ START_TEST(test_knee_where_sends_fall_short_of_the_window)
 }
 END_TEST
 
+/* Congestion avoidance faster than Reno's right after a recovery, as BIC's binary search
+ * (tcp_bic.c: (W_max - cwnd) / 4 segments a round, at most 16) or CUBIC at large windows grow:
+ * a loss at 100 segments, a recovery of two rounds that leaves the flight at ssthresh, 80
+ * (BIC's 0.8), then rounds that each add 6 segments, one every 80 / 6 ACKs or so, no slow
+ * start anywhere.  The first round beginning after the recovery rises by 6 from where it
+ * began, and began 6 above the flight the recovery left (80, the ACK that ended it and the
+ * next): congestion avoidance all along, the knee 80 / 100 = 0.80.  Taken for a slow start
+ * inside that round, the knee read where the round after it began less its growth: 0.87. */
+static void sim_growing_round(struct sim *s, double from, double to)
+{
+    int64_t n = (s->nxt - s->una) / 1000;
+    for (int64_t k = 1; k <= n; k++) {
+        s->t_ms += 40.0 / (double)n;
+        sim_ack(s, from + (to - from) * (double)k / (double)n, false);
+    }
+}
+
+START_TEST(test_knee_under_fast_congestion_avoidance)
+{
+    struct sim s;
+    sim_start(&s);
+    sim_round(&s, 20, false);
+    sim_round(&s, 40, false);
+    sim_round(&s, 80, false);
+    sim_round(&s, 100, false);
+    sim_round(&s, 100, false);
+    tn_cc_on_loss(s.m, (int64_t)(s.t_ms * 1e6), false, 100000);
+    sim_round(&s, 80, true);
+    sim_round(&s, 80, true);
+    tn_cc_on_recovery_end(s.m, (int64_t)(s.t_ms * 1e6), false);
+    for (int r = 0; r < 6; r++)
+        sim_growing_round(&s, 80 + 6 * r, 86 + 6 * r);
+    double betas[1] = {0.8};
+    struct tn_tcp_infer inf;
+    sim_classify(&s, &inf, betas, 1);
+    ck_assert_msg(strstr(inf.cc_evidence, "decrease 0.80 "), "%s", inf.cc_evidence);
+}
+END_TEST
+
 /* A second loss on the ACK right after a recovery (Linux may begin a recovery on the ACK
  * that ended one: cubic-bdp-owd40's sender, tcp_cong_state): the window at it is the one
  * the first recovery left, not the flight of the round that recovery drained.  A loss at 40,
@@ -1032,6 +1071,7 @@ Suite *tn_infer_suite(void)
     tcase_add_test(tc, test_dupacks_forgotten_at_a_timeout_without_options);
     tcase_add_test(tc, test_vegas_queue_rule);
     tcase_add_test(tc, test_knee_where_sends_fall_short_of_the_window);
+    tcase_add_test(tc, test_knee_under_fast_congestion_avoidance);
     tcase_add_test(tc, test_loss_right_after_a_recovery);
     suite_add_tcase(s, tc);
     return s;
