@@ -647,6 +647,7 @@ static void ack_one(struct tn_cc_model *m, struct flavour_run *r, struct tn_cc_s
     sk->round_start_ns = x->round_start_ns;
     sk->round_start = x->round_start;
     sk->app_limited = a->app_limited;
+    sk->linux_2_6_22 = a->legacy_recovery;
     if (ops->cong_control) {   /* the flavour does it all (BBR) */
         sk->cwnd_limited = !a->rwnd_limited && !a->app_limited;
         if (observed && sk->cwnd_limited && !a->in_episode && !a->episode_ended && flight >= 4 && ops->target_flight)

@@ -61,6 +61,11 @@ struct tn_cc_sock {
     int64_t idle_ns;           /* TN_CA_EVENT_TX_START / CWND_RESTART: how long it was idle */
     double rto_ms;             /* the sender's retransmission timeout estimate */
     double mss;                /* bytes per segment */
+    bool linux_2_6_22;         /* the sender runs Linux 2.6.22's modules: a trace without TCP
+                                * options is ns-2's, whose Agent/TCP/Linux (ns-2.35) carries
+                                * them (tcp/linux/src: "Modified Linux module source code from
+                                * linux-2.6.22.6"); a flavour that changed since follows that
+                                * version there */
     /* what a flavour reports beside the window */
     double pacing_bps;         /* pacing rate in bit/s (0: not paced) */
     bool ss_exit_now;          /* the flavour left slow start without a loss on this ACK */

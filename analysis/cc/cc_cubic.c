@@ -1,6 +1,7 @@
 /* cc_cubic.c - CUBIC as Linux implements it (RFC 9438; Linux net/ipv4/tcp_cubic.c): beta
  * 717/1024, C 0.4, fast convergence, the TCP-friendly region, and HyStart (Ha, Rhee 2011;
- * Linux hystart_update: ACK train and delay increase). */
+ * Linux hystart_update: ACK train and delay increase).  Where the sender runs Linux 2.6.22's
+ * modules (ns-2), CUBIC v2.1 as that version has it (cubic21_*). */
 #include <math.h>
 #include <stdio.h>
 
@@ -12,6 +13,12 @@
 #define HYSTART_MIN_SAMPLES 8       /* HYSTART_MIN_SAMPLES */
 #define HYSTART_ACK_DELAY_MS 1.0    /* hystart_ack_delay: min(1 ms, 4 GSO sizes at the pacing
                                      * rate), 1 ms below 2 Gbit/s */
+/* CUBIC v2.1, Linux 2.6.22 (ns-2.35 tcp/linux/src/tcp_cubic.c) */
+#define CUBIC21_BETA (819.0 / 1024.0)
+#define CUBIC21_BETA_SCALE 23.0     /* 8 (1024 + 819) / 3 / (1024 - 819), integer */
+#define CUBIC21_MAX_INCREMENT 16.0  /* segments per 100 ms of delay_min above the origin */
+#define CUBIC21_CNT_NO_LOSS 50.0    /* "slow start and low utilization": before a first loss */
+#define ACK_RATIO_SHIFT 4           /* delayed_ack: segments per ACK << 4 */
 
 struct cubic {
     double last_max, origin, K, tcp_cwnd, ack_cnt;
@@ -23,12 +30,14 @@ struct cubic {
     int64_t round_start, last_ack;
     double curr_rtt;
     int samples;
+    double delayed_ack;        /* v2.1: segments per ACK << ACK_RATIO_SHIFT (bictcp_acked) */
 };
 
 static void cubic_init(struct tn_cc_sock *sk)
 {
     struct cubic *ca = TN_CC_PRIV(sk, struct cubic);
     ca->round = (unsigned)-1;
+    ca->delayed_ack = 2 << ACK_RATIO_SHIFT;   /* bictcp_reset */
 }
 
 /* bictcp_update: the cubic target and the TCP-friendly estimate give the count of segments to
@@ -74,6 +83,55 @@ static double cubic_cnt(struct tn_cc_sock *sk, double acked)
     return cnt < 2 ? 2 : cnt;   /* Linux keeps cnt >= 2: at most 1.5x per RTT */
 }
 
+/* bictcp_update of CUBIC v2.1 (Linux 2.6.22), where it differs from today's: ACKs counted
+ * rather than segments for the TCP-friendly window, which grows a segment per cwnd x 23 / 8 of
+ * them (beta 0.8: 0.35 segments a round trip); above the origin at most 16 segments per 100 ms
+ * of delay_min (min_cnt; delay_min from the timestamps, which a trace without options does not
+ * show: the least RTT stands for it); 50 ACKs a segment before a first loss; the count scaled
+ * by the segments per ACK (delayed_ack). */
+static double cubic21_cnt(struct tn_cc_sock *sk)
+{
+    struct cubic *ca = TN_CC_PRIV(sk, struct cubic);
+    ca->ack_cnt += 1;
+    if (!ca->epoch_start) {
+        ca->epoch_start = sk->now_ns;
+        ca->ack_cnt = 1;
+        ca->tcp_cwnd = sk->cwnd;
+        if (ca->last_max <= sk->cwnd) {
+            ca->K = 0;
+            ca->origin = sk->cwnd;
+        } else {
+            ca->K = cbrt((ca->last_max - sk->cwnd) / CUBIC_C);
+            ca->origin = ca->last_max;
+        }
+    }
+    double delay_min_s = sk->min_rtt_ms > 0 ? sk->min_rtt_ms / 1000.0 : 0;
+    double t = (double)(sk->now_ns - ca->epoch_start) / 1e9 + delay_min_s;
+    double target = ca->origin + CUBIC_C * pow(t - ca->K, 3);
+    double cnt = target > sk->cwnd ? floor(sk->cwnd / (target - sk->cwnd)) : 100 * sk->cwnd;
+    if (delay_min_s > 0) {   /* max increment = Smax x rtt / 0.1 s */
+        double min_cnt = floor(sk->cwnd * 0.1 / (CUBIC21_MAX_INCREMENT * delay_min_s));
+        if (cnt < min_cnt && t >= ca->K)
+            cnt = min_cnt;
+    }
+    if (ca->last_max == 0)   /* loss_cwnd == 0: set with last_max at a loss, reset together */
+        cnt = CUBIC21_CNT_NO_LOSS;
+    double delta = floor(floor(sk->cwnd) * CUBIC21_BETA_SCALE / 8);
+    if (delta > 0) {
+        while (ca->ack_cnt > delta) {
+            ca->ack_cnt -= delta;
+            ca->tcp_cwnd += 1;
+        }
+    }
+    if (ca->tcp_cwnd > sk->cwnd) {
+        double max_cnt = floor(sk->cwnd / (ca->tcp_cwnd - sk->cwnd));
+        if (cnt > max_cnt)
+            cnt = max_cnt;
+    }
+    cnt = floor(cnt * (1 << ACK_RATIO_SHIFT) / ca->delayed_ack);
+    return cnt < 1 ? 1 : cnt;
+}
+
 static void cubic_cong_avoid(struct tn_cc_sock *sk, double acked)
 {
     if (tn_cc_in_slow_start(sk)) {
@@ -81,7 +139,10 @@ static void cubic_cong_avoid(struct tn_cc_sock *sk, double acked)
         if (acked <= 0)
             return;
     }
-    tn_cc_cong_avoid_ai(sk, cubic_cnt(sk, acked), acked);
+    if (sk->linux_2_6_22)   /* v2.1 counts ACKs toward an increase (snd_cwnd_cnt++), not segments */
+        tn_cc_cong_avoid_ai(sk, cubic21_cnt(sk), 1);
+    else
+        tn_cc_cong_avoid_ai(sk, cubic_cnt(sk, acked), acked);
 }
 
 /* bictcp_recalc_ssthresh, with fast convergence */
@@ -89,6 +150,10 @@ static double cubic_ssthresh(struct tn_cc_sock *sk)
 {
     struct cubic *ca = TN_CC_PRIV(sk, struct cubic);
     ca->epoch_start = 0;
+    if (sk->linux_2_6_22) {   /* v2.1: beta 819/1024 */
+        ca->last_max = sk->cwnd < ca->last_max ? floor(sk->cwnd * (1 + CUBIC21_BETA) / 2) : sk->cwnd;
+        return tn_fmax(floor(sk->cwnd * CUBIC21_BETA), 2);
+    }
     ca->last_max = sk->cwnd < ca->last_max ? sk->cwnd * (1 + CUBIC_BETA) / 2 : sk->cwnd;
     /* HyStart stays armed (found is cleared only by bictcp_reset): while PRR holds the window
      * below the new ssthresh, or a restart after idle does, cubictcp_acked runs hystart_update
@@ -125,6 +190,15 @@ static void cubic_cwnd_event(struct tn_cc_sock *sk, enum tn_ca_event ev)
 static void cubic_pkts_acked(struct tn_cc_sock *sk)
 {
     struct cubic *ca = TN_CC_PRIV(sk, struct cubic);
+    /* v2.1's bictcp_acked: the segments per ACK, in Open only (its truncation holds the
+     * estimate at 31, not 16, with one segment per ACK).  v2.1 had no HyStart (2.2, Linux
+     * 2.6.29); its replay keeps it all the same: without it no CUBIC or BIC verdict on ns-2
+     * moved, and the Vegas senders, whose estimate is CUBIC's replay while Vegas is named below
+     * TN_CC_SURE, overshoot slow start (docs/inference.md) */
+    if (sk->linux_2_6_22 && sk->state == TN_CA_OPEN) {
+        double ratio = ca->delayed_ack - floor(ca->delayed_ack / (1 << ACK_RATIO_SHIFT)) + sk->acked;
+        ca->delayed_ack = tn_fmax(ratio, 1);
+    }
     /* cubictcp_acked: "Discard delay samples right after fast recovery", for a second (HZ)
      * after the epoch began */
     if (ca->epoch_start && sk->now_ns - ca->epoch_start < 1000000000)

@@ -607,6 +607,39 @@ START_TEST(test_hybla_slow_start_as_linux)
 }
 END_TEST
 
+/* CUBIC v2.1, where the sender runs Linux 2.6.22's modules (ns-2.35's tcp/linux/src/tcp_cubic.c,
+ * by hand from it): the decrease (cwnd * 819) / 1024 and fast convergence to (cwnd * 1843) /
+ * 2048: at 100 segments, no maximum before, ssthresh 81900 / 1024 = 79 and W_max 100; at 90,
+ * below that maximum, 73710 / 1024 = 71 and W_max 165870 / 2048 = 80 (today's CUBIC: 70, then
+ * 63 and W_max 76.5).  Before a first loss 50 ACKs a segment, scaled by the segments per
+ * ACK: bictcp_acked's estimate starts at 2 << 4 = 32 and with one segment per ACK settles at
+ * 31 (32 - (32 >> 4) + 1, then 31 - 1 + 1), so 50 x 16 / 31 = 25 ACKs a segment: 100 ACKs at
+ * 20 segments (the
+ * TCP-friendly window a segment per 20 x 23 / 8 = 57 ACKs and more, never above the window)
+ * make 24.  Today's CUBIC caps its count at 20 there: 25. */
+START_TEST(test_cubic_v2_1_as_linux_2_6_22)
+{
+    void *priv = calloc(1, tn_cc_cubic_ops.priv_size);
+    struct tn_cc_sock sk = flavour_sock(&tn_cc_cubic_ops,
+                                        (struct tn_cc_sock){.cwnd = 100, .ssthresh = 1e9, .min_rtt_ms = 40,
+                                                            .now_ns = 1000000000, .mss = 1000, .linux_2_6_22 = true},
+                                        priv);
+    ck_assert_double_eq(tn_cc_cubic_ops.ssthresh(&sk), 79);
+    sk.cwnd = 90;
+    ck_assert_double_eq(tn_cc_cubic_ops.ssthresh(&sk), 71);
+    sk = flavour_sock(&tn_cc_cubic_ops,
+                      (struct tn_cc_sock){.cwnd = 20, .ssthresh = 10, .min_rtt_ms = 40, .now_ns = 1000000000,
+                                          .mss = 1000, .acked = 1, .linux_2_6_22 = true},
+                      priv);
+    for (int i = 0; i < 100; i++) {
+        tn_cc_cubic_ops.pkts_acked(&sk);
+        tn_cc_cubic_ops.cong_avoid(&sk, 1);
+    }
+    ck_assert_double_eq(sk.cwnd, 24);
+    free(priv);
+}
+END_TEST
+
 /* Linux decides per window of data whether the window limits the sender, not per ACK
  * (tcp_cwnd_validate records it at each transmission, tcp_is_cwnd_limited reads it: see
  * cwnd_validate in analysis_tcp_cwnd.c).  An application writes one initial window, 10
@@ -1057,6 +1090,7 @@ Suite *tn_infer_suite(void)
     tcase_add_test(tc, test_no_tail_loss_without_counting_ids);
     tcase_add_test(tc, test_no_rtt_sample_from_the_ack_of_a_filled_hole);
     tcase_add_test(tc, test_hybla_slow_start_as_linux);
+    tcase_add_test(tc, test_cubic_v2_1_as_linux_2_6_22);
     tcase_add_test(tc, test_cubic_hystart_after_recovery_as_linux);
     tcase_add_test(tc, test_rtt_sacked_as_linux);
     tcase_add_test(tc, test_lost_resent_segment_outlives_recovery);
