@@ -115,6 +115,8 @@ static void illinois_cong_avoid(struct tn_cc_sock *sk, double acked)
 static double illinois_ssthresh(struct tn_cc_sock *sk)
 {
     const struct illinois *ca = TN_CC_PRIV(sk, struct illinois);
+    if (sk->linux_2_6_22)   /* 2.6.22 (ns-2): (cwnd * beta) >> BETA_SHIFT, the window TO beta */
+        return tn_fmax(floor(sk->cwnd * ca->beta), 2);
     return tn_fmax(sk->cwnd - floor(sk->cwnd * ca->beta), 2);
 }
 

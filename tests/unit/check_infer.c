@@ -640,6 +640,35 @@ START_TEST(test_cubic_v2_1_as_linux_2_6_22)
 }
 END_TEST
 
+/* Illinois's decrease in Linux 2.6.22 (ns-2.35's tcp/linux/src/tcp_illinois.c) is
+ * (cwnd * beta) >> BETA_SHIFT: the window goes TO beta x cwnd, where today's takes beta x cwnd
+ * off it.  Two RTT samples of 40 and 80 ms in one round, then a round of 40 ms ones: base 40,
+ * max 80 (dm 40 ms), the last round's average delay 0 <= dm / 10, so beta = BETA_MIN 1/8: at
+ * 100 segments ssthresh 100 / 8 = 12 there, 100 - 12 = 88 today. */
+START_TEST(test_illinois_decrease_as_linux_2_6_22)
+{
+    void *priv = calloc(1, tn_cc_illinois_ops.priv_size);
+    for (int old = 0; old < 2; old++) {
+        struct tn_cc_sock sk = flavour_sock(&tn_cc_illinois_ops,
+                                            (struct tn_cc_sock){.cwnd = 100, .ssthresh = 50, .now_ns = 1000000000,
+                                                                .mss = 1000, .acked = 1, .linux_2_6_22 = old},
+                                            priv);
+        double rtts[2][2] = {{40, 80}, {40, 40}};
+        for (unsigned round = 0; round < 2; round++) {
+            for (int i = 0; i < 2; i++) {
+                sk.rtt_ms = rtts[round][i];
+                tn_cc_illinois_ops.pkts_acked(&sk);
+            }
+            sk.round = round + 1;
+            tn_cc_illinois_ops.cong_avoid(&sk, 1);
+        }
+        sk.cwnd = 100;
+        ck_assert_double_eq(tn_cc_illinois_ops.ssthresh(&sk), old ? 12 : 88);
+    }
+    free(priv);
+}
+END_TEST
+
 /* Linux decides per window of data whether the window limits the sender, not per ACK
  * (tcp_cwnd_validate records it at each transmission, tcp_is_cwnd_limited reads it: see
  * cwnd_validate in analysis_tcp_cwnd.c).  An application writes one initial window, 10
@@ -1091,6 +1120,7 @@ Suite *tn_infer_suite(void)
     tcase_add_test(tc, test_no_rtt_sample_from_the_ack_of_a_filled_hole);
     tcase_add_test(tc, test_hybla_slow_start_as_linux);
     tcase_add_test(tc, test_cubic_v2_1_as_linux_2_6_22);
+    tcase_add_test(tc, test_illinois_decrease_as_linux_2_6_22);
     tcase_add_test(tc, test_cubic_hystart_after_recovery_as_linux);
     tcase_add_test(tc, test_rtt_sacked_as_linux);
     tcase_add_test(tc, test_lost_resent_segment_outlives_recovery);
