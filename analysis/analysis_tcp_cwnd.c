@@ -736,15 +736,19 @@ static void set_slot(struct flavour_run *r, long k, double v)
 static void run_ack(struct tn_cc_model *m, struct flavour_run *r, const struct tn_cc_ack *a,
                     const struct ack_ctx *x)
 {
+    /* a flavour with its own control (BBR) is told the same in its replay and in its copy
+     * (the flight corrects neither, and every event that changes the replay alone stops the
+     * copy or restarts it from the replay): while on, the copy is the replay, not run twice */
+    const struct tn_cc_sock *ol = r->ops->cong_control ? &r->sk : &r->ol;
     /* a window-clocked round ended: how far is the open-loop copy from its largest flight? */
     if (x->fit_round && r->ol_on) {
-        double w = r->ops->target_flight ? r->ops->target_flight(&r->ol) : r->ol.cwnd;
+        double w = r->ops->target_flight ? r->ops->target_flight(ol) : ol->cwnd;
         tn_grow((void **)&r->oerr, &r->cap_oerr, r->noerr + 1, sizeof *r->oerr);
         r->oerr[r->noerr++] = fabs(w - x->top) / x->top;
     }
     ack_one(m, r, &r->sk, true, a, x);
     cwnd_validate(r, a, x);   /* the data this ACK released */
-    if (r->ol_on)
+    if (r->ol_on && !r->ops->cong_control)
         ack_one(m, r, &r->ol, false, a, x);
     if (x->knee && !r->ops->cong_control && !r->in_recovery)
         restart_open_loop(r);   /* growth is compared from ssthresh on, not from a moderated window */
