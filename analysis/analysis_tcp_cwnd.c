@@ -90,12 +90,9 @@ struct flavour_run {
 /* What the core worked out from one ACK, the same for every flavour. */
 struct ack_ctx {
     double segs, flight, pipe;
+    struct tn_cc_sock in;      /* what every flavour's socket is told (TN_CC_ACK_BLOCK) */
     double newly;              /* segments newly delivered (Linux tp->delivered's step: without
                                 * SACK a duplicate ACK is one, tcp_add_reno_sack) */
-    double min_rtt_ms, srtt_ms, delivered, rate;
-    unsigned round;
-    int64_t round_start_ns;
-    bool round_start;          /* this ACK began a round */
     bool fit_round;            /* a window-clocked round ended: the open-loop copies are
                                 * compared with its largest flight (top) */
     double top;
@@ -627,23 +624,7 @@ static void ack_one(struct tn_cc_model *m, struct flavour_run *r, struct tn_cc_s
 {
     const struct tn_cc_ops *ops = r->ops;
     double segs = x->segs, flight = x->flight, pipe = x->pipe;
-    sk->now_ns = a->t_ns;
-    sk->ack_seen_ns = a->seen_ns ? a->seen_ns : a->t_ns;
-    sk->rtt_ms = a->rtt_ms;
-    sk->min_rtt_ms = x->min_rtt_ms;
-    sk->srtt_ms = x->srtt_ms;
-    sk->acked = segs;
-    sk->delivered = x->delivered;
-    sk->rate = x->rate;
-    sk->flight = pipe;
-    sk->losses = (double)a->resent / m->mss;
-    sk->flight_max = flight;
-    sk->snd_nxt = a->snd_nxt;
-    sk->una = a->snd_nxt - (int64_t)a->flight_now;
-    sk->round = x->round;
-    sk->round_start_ns = x->round_start_ns;
-    sk->round_start = x->round_start;
-    sk->app_limited = a->app_limited;
+    memcpy(&sk->now_ns, &x->in.now_ns, TN_CC_ACK_BLOCK);
     if (ops->cong_control) {   /* the flavour does it all (BBR) */
         sk->cwnd_limited = !a->rwnd_limited && !a->app_limited;
         if (observed && sk->cwnd_limited && !a->in_episode && !a->episode_ended && flight >= 4 && ops->target_flight)
@@ -1053,14 +1034,25 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     if (a->rtt_ms > 0)
         m->round_rtt_min = tn_fmin(m->round_rtt_min, a->rtt_ms);
     watch_dips(m, a, x->pipe, a->in_episode);
-    x->min_rtt_ms = m->min_rtt_ms;
-    x->srtt_ms = m->srtt_ms;
-    x->delivered = m->delivered;
+    struct tn_cc_sock *sk = &x->in;
+    sk->now_ns = a->t_ns;
+    sk->ack_seen_ns = a->seen_ns ? a->seen_ns : a->t_ns;
+    sk->rtt_ms = a->rtt_ms;
+    sk->min_rtt_ms = m->min_rtt_ms;
+    sk->srtt_ms = m->srtt_ms;
+    sk->acked = x->segs;
+    sk->delivered = m->delivered;
     /* the ACKs' spacing as the monitor saw it: the sender sees the same, one constant way later */
-    x->rate = rate_sample(m, a->seen_ns ? a->seen_ns : a->t_ns);
-    x->round = m->round;
-    x->round_start_ns = m->round_start_ns;
-    x->round_start = m->round != round_before;
+    sk->rate = rate_sample(m, sk->ack_seen_ns);
+    sk->flight = x->pipe;
+    sk->losses = (double)a->resent / m->mss;
+    sk->flight_max = x->flight;
+    sk->snd_nxt = a->snd_nxt;
+    sk->una = a->snd_nxt - (int64_t)a->flight_now;
+    sk->round = m->round;
+    sk->round_start_ns = m->round_start_ns;
+    sk->round_start = m->round != round_before;
+    sk->app_limited = a->app_limited;
     x->top = m->round_hist[SS_ROUNDS - 1];
     x->fit_round = round_ended && m->rounds_clean > 0 && x->top >= 4 && !a->in_episode;
     x->unseen_top = round_ended ? slow_growth_top(m) : 0;
