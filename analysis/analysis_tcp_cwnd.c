@@ -506,16 +506,16 @@ static double rate_sample(struct tn_cc_model *m, int64_t now)
         m->hist_t = tn_xrealloc(m->hist_t, m->hist_cap * sizeof *m->hist_t);
         m->hist_d = tn_xrealloc(m->hist_d, m->hist_cap * sizeof *m->hist_d);
     }
-    unsigned cap = m->hist_cap, k = m->hist_n % cap;
+    unsigned mask = m->hist_cap - 1, k = m->hist_n & mask;   /* the capacity is a power of two */
     m->hist_t[k] = now;
     m->hist_d[k] = m->delivered;
     m->hist_n++;
     double rtt = m->srtt_ms > 0 ? m->srtt_ms : m->min_rtt_ms;
     if (rtt <= 0)
         return 0;
-    unsigned n = m->hist_n < cap ? m->hist_n : cap;
+    unsigned n = m->hist_n <= mask ? m->hist_n : mask + 1;
     for (unsigned i = 1; i < n; i++) {
-        unsigned j = (m->hist_n - 1 - i) % cap;
+        unsigned j = (m->hist_n - 1 - i) & mask;
         double dt = (double)(now - m->hist_t[j]) / 1e6;
         if (dt >= rtt || i == n - 1)
             return dt > 0 ? (m->delivered - m->hist_d[j]) / dt : 0;
