@@ -90,7 +90,10 @@ struct flavour_run {
 /* What the core worked out from one ACK, the same for every flavour. */
 struct ack_ctx {
     double segs, flight, pipe;
-    struct tn_cc_sock in;      /* what every flavour's socket is told (TN_CC_ACK_BLOCK) */
+    double sent_out, sent_out_r;   /* cwnd_validate's flight, and rounded (the same for all) */
+    /* what every flavour's socket is told, struct tn_cc_sock's bytes from now_ns on (only
+     * those: the inputs are logged for the deferred flavours) */
+    _Alignas(8) unsigned char in[TN_CC_ACK_BLOCK];
     double newly;              /* segments newly delivered (Linux tp->delivered's step: without
                                 * SACK a duplicate ACK is one, tcp_add_reno_sack) */
     bool fit_round;            /* a window-clocked round ended: the open-loop copies are
@@ -610,9 +613,9 @@ static void cwnd_validate(struct flavour_run *r, const struct tn_cc_ack *a, cons
     r->sent_nxt = a->snd_nxt;
     if (a->in_episode || a->episode_ended)
         return;   /* the episode's flight says nothing of the window (see above) */
-    double flight = tn_fmax(x->flight, x->pipe);
+    double flight = x->sent_out;
     int64_t una = a->snd_nxt - (int64_t)a->flight_now;
-    use_update(&r->use, tn_round(flight) >= tn_round(r->sk.cwnd), flight, una, a->snd_nxt);
+    use_update(&r->use, x->sent_out_r >= tn_round(r->sk.cwnd), flight, una, a->snd_nxt);
     use_update(&r->use_ol, flight >= r->sk.cwnd - OL_SLACK, flight, una, a->snd_nxt);
 }
 
@@ -624,7 +627,7 @@ static void ack_one(struct tn_cc_model *m, struct flavour_run *r, struct tn_cc_s
 {
     const struct tn_cc_ops *ops = r->ops;
     double segs = x->segs, flight = x->flight, pipe = x->pipe;
-    memcpy(&sk->now_ns, &x->in.now_ns, TN_CC_ACK_BLOCK);
+    memcpy(&sk->now_ns, x->in, TN_CC_ACK_BLOCK);
     if (ops->cong_control) {   /* the flavour does it all (BBR) */
         sk->cwnd_limited = !a->rwnd_limited && !a->app_limited;
         if (observed && sk->cwnd_limited && !a->in_episode && !a->episode_ended && flight >= 4 && ops->target_flight)
@@ -1008,6 +1011,8 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     x->segs = (double)(a->acked + a->sacked) / m->mss;
     x->flight = a->flight_max / m->mss;
     x->pipe = a->flight_now / m->mss;
+    x->sent_out = tn_fmax(x->flight, x->pipe);
+    x->sent_out_r = tn_round(x->sent_out);
     if (a->rtt_ms > 0) {
         if (m->min_rtt_ms < 0 || a->rtt_ms < m->min_rtt_ms)
             m->min_rtt_ms = a->rtt_ms;
@@ -1034,7 +1039,7 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     if (a->rtt_ms > 0)
         m->round_rtt_min = tn_fmin(m->round_rtt_min, a->rtt_ms);
     watch_dips(m, a, x->pipe, a->in_episode);
-    struct tn_cc_sock *sk = &x->in;
+    struct tn_cc_sock told, *sk = &told;
     sk->now_ns = a->t_ns;
     sk->ack_seen_ns = a->seen_ns ? a->seen_ns : a->t_ns;
     sk->rtt_ms = a->rtt_ms;
@@ -1053,6 +1058,7 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     sk->round_start_ns = m->round_start_ns;
     sk->round_start = m->round != round_before;
     sk->app_limited = a->app_limited;
+    memcpy(x->in, &sk->now_ns, TN_CC_ACK_BLOCK);
     x->top = m->round_hist[SS_ROUNDS - 1];
     x->fit_round = round_ended && m->rounds_clean > 0 && x->top >= 4 && !a->in_episode;
     x->unseen_top = round_ended ? slow_growth_top(m) : 0;
