@@ -622,8 +622,9 @@ static void cwnd_validate(struct flavour_run *r, const struct tn_cc_ack *a, cons
 /* One flavour's replay of one ACK: the replay (sk = &r->sk, observed: the flight corrects it
  * and is fitted), or its open-loop copy (sk = &r->ol: the flavour alone from the last
  * reduction on, growing where the replay found the sender window-limited). */
-static void ack_one(struct tn_cc_model *m, struct flavour_run *r, struct tn_cc_sock *sk, bool observed,
-                    const struct tn_cc_ack *a, const struct ack_ctx *x)
+__attribute__((always_inline))   /* into run_ack's two calls, each with observed constant */
+static inline void ack_one(struct tn_cc_model *m, struct flavour_run *r, struct tn_cc_sock *sk, bool observed,
+                           const struct tn_cc_ack *a, const struct ack_ctx *x)
 {
     const struct tn_cc_ops *ops = r->ops;
     double segs = x->segs, flight = x->flight, pipe = x->pipe;
