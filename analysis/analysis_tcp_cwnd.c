@@ -606,6 +606,15 @@ static void use_update(struct cwnd_use *u, bool limited, double out, int64_t una
  * the per-ACK rule had; judged as the replay's own, the copies of a flavour whose replay runs
  * ahead of the flight stop growing and the lab's flavour verdicts moved: vegas named at
  * cubic-bdp-owd40's sender, cubic lost at cubic-queue-4points' router). */
+/* tn_round(c) <= w for w = tn_round(something): for a whole w below 2^52 and c >= 0 that is
+ * c < w + 0.5 (w + 0.5 exact there), without rounding c */
+static bool rounds_to_at_most(double c, double w)
+{
+    if (w < 4503599627370496.0 && c >= 0)
+        return c < w + 0.5;
+    return tn_round(c) <= w;
+}
+
 static void cwnd_validate(struct flavour_run *r, const struct tn_cc_ack *a, const struct ack_ctx *x)
 {
     if (r->ops->cong_control || a->snd_nxt <= r->sent_nxt)
@@ -615,7 +624,7 @@ static void cwnd_validate(struct flavour_run *r, const struct tn_cc_ack *a, cons
         return;   /* the episode's flight says nothing of the window (see above) */
     double flight = x->sent_out;
     int64_t una = a->snd_nxt - (int64_t)a->flight_now;
-    use_update(&r->use, x->sent_out_r >= tn_round(r->sk.cwnd), flight, una, a->snd_nxt);
+    use_update(&r->use, rounds_to_at_most(r->sk.cwnd, x->sent_out_r), flight, una, a->snd_nxt);
     use_update(&r->use_ol, flight >= r->sk.cwnd - OL_SLACK, flight, una, a->snd_nxt);
 }
 
