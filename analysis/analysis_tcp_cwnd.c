@@ -615,7 +615,8 @@ static bool rounds_to_at_most(double c, double w)
     return tn_round(c) <= w;
 }
 
-static void cwnd_validate(struct flavour_run *r, const struct tn_cc_ack *a, const struct ack_ctx *x)
+__attribute__((always_inline))   /* into run_ack, as ack_one */
+static inline void cwnd_validate(struct flavour_run *r, const struct tn_cc_ack *a, const struct ack_ctx *x)
 {
     if (r->ops->cong_control || a->snd_nxt <= r->sent_nxt)
         return;
@@ -727,8 +728,9 @@ static void set_slot(struct flavour_run *r, long k, double v)
     r->beta[k] = v;
 }
 
-static void run_ack(struct tn_cc_model *m, struct flavour_run *r, const struct tn_cc_ack *a,
-                    const struct ack_ctx *x)
+__attribute__((always_inline))   /* into tn_cc_on_ack's loop over the flavours, and run_input */
+static inline void run_ack(struct tn_cc_model *m, struct flavour_run *r, const struct tn_cc_ack *a,
+                           const struct ack_ctx *x)
 {
     /* a flavour with its own control (BBR) is told the same in its replay and in its copy
      * (the flight corrects neither, and every event that changes the replay alone stops the
@@ -1073,6 +1075,11 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     x->fit_round = round_ended && m->rounds_clean > 0 && x->top >= 4 && !a->in_episode;
     x->unseen_top = round_ended ? slow_growth_top(m) : 0;
     x->knee = round_ended && find_knee(m);
+    if (m->deferred_on) {   /* every flavour runs (a long sender): no log, no dispatch */
+        for (int i = 0; i < NFLAV; i++)
+            run_ack(m, m->f[i], &in.a, x);
+        return;
+    }
     tell(m, &in);
 }
 
