@@ -190,7 +190,9 @@ struct tn_cc_model {
     /* the rate sample's history: a ring grown up to RATE_HIST_MAX */
     int64_t *hist_t;
     double *hist_d;
-    unsigned hist_n, hist_cap;
+    uint64_t hist_n;           /* entries ever kept */
+    uint64_t hist_back;        /* the last entry kept earlier than the one before it (0: none) */
+    unsigned hist_cap;
     /* the flavours not yet replayed, and what they will be told */
     bool deferred_on;          /* every flavour is replayed */
     struct cc_input *log;
@@ -510,20 +512,37 @@ static double rate_sample(struct tn_cc_model *m, int64_t now)
         m->hist_d = tn_xrealloc(m->hist_d, m->hist_cap * sizeof *m->hist_d);
     }
     unsigned mask = m->hist_cap - 1, k = m->hist_n & mask;   /* the capacity is a power of two */
+    if (m->hist_n && now < m->hist_t[(m->hist_n - 1) & mask])
+        m->hist_back = m->hist_n;
     m->hist_t[k] = now;
     m->hist_d[k] = m->delivered;
     m->hist_n++;
     double rtt = m->srtt_ms > 0 ? m->srtt_ms : m->min_rtt_ms;
     if (rtt <= 0)
         return 0;
-    unsigned n = m->hist_n <= mask ? m->hist_n : mask + 1;
-    for (unsigned i = 1; i < n; i++) {
-        unsigned j = (m->hist_n - 1 - i) & mask;
-        double dt = (double)(now - m->hist_t[j]) / 1e6;
-        if (dt >= rtt || i == n - 1)
-            return dt > 0 ? (m->delivered - m->hist_d[j]) / dt : 0;
+    unsigned n = m->hist_n <= mask ? (unsigned)m->hist_n : mask + 1;
+    if (n < 2)
+        return 0;
+    /* the i-th entry back, the first at least rtt old (or the oldest): where the times kept
+     * are in order (a capture's are, but for a clock step) the ages grow with i, and it is
+     * found by bisection; otherwise entry by entry */
+    unsigned i = 1;
+    if (m->hist_back <= m->hist_n - n) {
+        unsigned hi = n - 1;
+        while (i < hi) {
+            unsigned mid = (i + hi) / 2;
+            if ((double)(now - m->hist_t[(m->hist_n - 1 - mid) & mask]) / 1e6 >= rtt)
+                hi = mid;
+            else
+                i = mid + 1;
+        }
+    } else {
+        while (i < n - 1 && !((double)(now - m->hist_t[(m->hist_n - 1 - i) & mask]) / 1e6 >= rtt))
+            i++;
     }
-    return 0;
+    unsigned j = (m->hist_n - 1 - i) & mask;
+    double dt = (double)(now - m->hist_t[j]) / 1e6;
+    return dt > 0 ? (m->delivered - m->hist_d[j]) / dt : 0;
 }
 
 /* Linux include/net/tcp.h (6.1 on, as the lab's 6.18 runs; the slow-start half since 3.16):
