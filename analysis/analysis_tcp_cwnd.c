@@ -1037,7 +1037,12 @@ static bool find_knee(struct tn_cc_model *m)
 
 void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
 {
-    struct cc_input in = {.op = OP_ACK, .t_ns = a->t_ns, .a = *a};
+    struct cc_input in;   /* every field set below: not cleared first (360 bytes per ACK) */
+    in.op = OP_ACK;
+    in.t_ns = a->t_ns;
+    in.timeout = false;
+    in.v1 = in.v2 = 0;
+    in.a = *a;
     struct ack_ctx *x = &in.x;
     x->segs = (double)(a->acked + a->sacked) / m->mss;
     x->flight = a->flight_max / m->mss;
