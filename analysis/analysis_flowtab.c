@@ -56,10 +56,8 @@ static inline uint64_t load64(const uint8_t *b)
 /* 8 bytes as a big-endian number: comparing two is memcmp's order */
 static inline uint64_t load_be64(const uint8_t *b)
 {
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v = v << 8 | b[i];
-    return v;
+    return (uint64_t)b[0] << 56 | (uint64_t)b[1] << 48 | (uint64_t)b[2] << 40 | (uint64_t)b[3] << 32 |
+           (uint64_t)b[4] << 24 | (uint64_t)b[5] << 16 | (uint64_t)b[6] << 8 | b[7];   /* one bswap */
 }
 
 /* the sign of memcmp(x, y, 16), inline (memcmp was a call per packet) */
