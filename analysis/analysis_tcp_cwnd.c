@@ -581,6 +581,15 @@ static void use_update(struct cwnd_use *u, bool limited, double out, int64_t una
     }
 }
 
+/* tn_round(c) <= w for w = tn_round(something): for a whole w below 2^52 and c >= 0 that is
+ * c < w + 0.5 (w + 0.5 exact there), without rounding c */
+static bool rounds_to_at_most(double c, double w)
+{
+    if (w < 4503599627370496.0 && c >= 0)
+        return c < w + 0.5;
+    return tn_round(c) <= w;
+}
+
 /* Linux net/ipv4/tcp_output.c, tcp_write_xmit after its sends of new data, and
  * tcp_cwnd_validate as of "tcp: fix tcp_cwnd_validate() to not forget is_cwnd_limited"
  * (Neal Cardwell, 2022; Linux 6.1, the lab's 6.18):
@@ -625,15 +634,6 @@ static void use_update(struct cwnd_use *u, bool limited, double out, int64_t una
  * the per-ACK rule had; judged as the replay's own, the copies of a flavour whose replay runs
  * ahead of the flight stop growing and the lab's flavour verdicts moved: vegas named at
  * cubic-bdp-owd40's sender, cubic lost at cubic-queue-4points' router). */
-/* tn_round(c) <= w for w = tn_round(something): for a whole w below 2^52 and c >= 0 that is
- * c < w + 0.5 (w + 0.5 exact there), without rounding c */
-static bool rounds_to_at_most(double c, double w)
-{
-    if (w < 4503599627370496.0 && c >= 0)
-        return c < w + 0.5;
-    return tn_round(c) <= w;
-}
-
 __attribute__((always_inline))   /* into run_ack, as ack_one */
 static inline void cwnd_validate(struct flavour_run *r, const struct tn_cc_ack *a, const struct ack_ctx *x)
 {
