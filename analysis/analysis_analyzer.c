@@ -191,7 +191,7 @@ static bool flow_match(const void *arg, long idx)
 
 static enum tn_dir dir_of(const struct tn_conn *c, const struct tn_pkt *p)
 {
-    bool is_a = p->sport == c->a_port && memcmp(p->src.a, c->a.a, 16) == 0;
+    bool is_a = p->sport == c->a_port && tn_addr_bytes_eq(p->src.a, c->a.a, 16);
     return is_a ? TN_A2B : TN_B2A;
 }
 

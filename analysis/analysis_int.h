@@ -183,6 +183,21 @@ struct tn_brief_slab {
     struct tn_conn_brief v[1024];
 };
 
+/* memcmp(x, y, len) == 0 for address bytes, len 4 or 16, inline: memcmp was a call per packet */
+static inline bool tn_addr_bytes_eq(const uint8_t *x, const uint8_t *y, size_t len)
+{
+    if (len == 4) {
+        uint32_t u, v;
+        memcpy(&u, x, 4);
+        memcpy(&v, y, 4);
+        return u == v;
+    }
+    uint64_t u[2], v[2];
+    memcpy(u, x, 16);
+    memcpy(v, y, 16);
+    return u[0] == v[0] && u[1] == v[1];
+}
+
 /* Is p a packet between a:a_port and b:b_port of kind proto, either way? */
 static inline bool tn_flow_is(const struct tn_pkt *p, unsigned proto, const struct tn_addr *a, uint16_t a_port,
                               const struct tn_addr *b, uint16_t b_port)
@@ -190,11 +205,11 @@ static inline bool tn_flow_is(const struct tn_pkt *p, unsigned proto, const stru
     if (proto != (unsigned)p->kind || p->src.family != a->family || p->dst.family != b->family)
         return false;
     size_t len = a->family == 4 ? 4 : 16;
-    if (p->sport == a_port && p->dport == b_port && memcmp(p->src.a, a->a, len) == 0 &&
-        memcmp(p->dst.a, b->a, len) == 0)
+    if (p->sport == a_port && p->dport == b_port && tn_addr_bytes_eq(p->src.a, a->a, len) &&
+        tn_addr_bytes_eq(p->dst.a, b->a, len))
         return true;
-    return p->sport == b_port && p->dport == a_port && memcmp(p->src.a, b->a, len) == 0 &&
-           memcmp(p->dst.a, a->a, len) == 0;
+    return p->sport == b_port && p->dport == a_port && tn_addr_bytes_eq(p->src.a, b->a, len) &&
+           tn_addr_bytes_eq(p->dst.a, a->a, len);
 }
 
 /* tn_flow_hash of the packets between a:a_port and b:b_port of kind proto. */

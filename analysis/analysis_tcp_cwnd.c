@@ -90,12 +90,12 @@ struct flavour_run {
 /* What the core worked out from one ACK, the same for every flavour. */
 struct ack_ctx {
     double segs, flight, pipe;
+    double sent_out, sent_out_r;   /* cwnd_validate's flight, and rounded (the same for all) */
+    /* what every flavour's socket is told, struct tn_cc_sock's bytes from now_ns on (only
+     * those: the inputs are logged for the deferred flavours) */
+    _Alignas(8) unsigned char in[TN_CC_ACK_BLOCK];
     double newly;              /* segments newly delivered (Linux tp->delivered's step: without
                                 * SACK a duplicate ACK is one, tcp_add_reno_sack) */
-    double min_rtt_ms, srtt_ms, delivered, rate;
-    unsigned round;
-    int64_t round_start_ns;
-    bool round_start;          /* this ACK began a round */
     bool fit_round;            /* a window-clocked round ended: the open-loop copies are
                                 * compared with its largest flight (top) */
     double top;
@@ -193,7 +193,9 @@ struct tn_cc_model {
     /* the rate sample's history: a ring grown up to RATE_HIST_MAX */
     int64_t *hist_t;
     double *hist_d;
-    unsigned hist_n, hist_cap;
+    uint64_t hist_n;           /* entries ever kept */
+    uint64_t hist_back;        /* the last entry kept earlier than the one before it (0: none) */
+    unsigned hist_cap;
     /* the flavours not yet replayed, and what they will be told */
     bool deferred_on;          /* every flavour is replayed */
     struct cc_input *log;
@@ -512,21 +514,38 @@ static double rate_sample(struct tn_cc_model *m, int64_t now)
         m->hist_t = tn_xrealloc(m->hist_t, m->hist_cap * sizeof *m->hist_t);
         m->hist_d = tn_xrealloc(m->hist_d, m->hist_cap * sizeof *m->hist_d);
     }
-    unsigned cap = m->hist_cap, k = m->hist_n % cap;
+    unsigned mask = m->hist_cap - 1, k = m->hist_n & mask;   /* the capacity is a power of two */
+    if (m->hist_n && now < m->hist_t[(m->hist_n - 1) & mask])
+        m->hist_back = m->hist_n;
     m->hist_t[k] = now;
     m->hist_d[k] = m->delivered;
     m->hist_n++;
     double rtt = m->srtt_ms > 0 ? m->srtt_ms : m->min_rtt_ms;
     if (rtt <= 0)
         return 0;
-    unsigned n = m->hist_n < cap ? m->hist_n : cap;
-    for (unsigned i = 1; i < n; i++) {
-        unsigned j = (m->hist_n - 1 - i) % cap;
-        double dt = (double)(now - m->hist_t[j]) / 1e6;
-        if (dt >= rtt || i == n - 1)
-            return dt > 0 ? (m->delivered - m->hist_d[j]) / dt : 0;
+    unsigned n = m->hist_n <= mask ? (unsigned)m->hist_n : mask + 1;
+    if (n < 2)
+        return 0;
+    /* the i-th entry back, the first at least rtt old (or the oldest): where the times kept
+     * are in order (a capture's are, but for a clock step) the ages grow with i, and it is
+     * found by bisection; otherwise entry by entry */
+    unsigned i = 1;
+    if (m->hist_back <= m->hist_n - n) {
+        unsigned hi = n - 1;
+        while (i < hi) {
+            unsigned mid = (i + hi) / 2;
+            if ((double)(now - m->hist_t[(m->hist_n - 1 - mid) & mask]) / 1e6 >= rtt)
+                hi = mid;
+            else
+                i = mid + 1;
+        }
+    } else {
+        while (i < n - 1 && !((double)(now - m->hist_t[(m->hist_n - 1 - i) & mask]) / 1e6 >= rtt))
+            i++;
     }
-    return 0;
+    unsigned j = (m->hist_n - 1 - i) & mask;
+    double dt = (double)(now - m->hist_t[j]) / 1e6;
+    return dt > 0 ? (m->delivered - m->hist_d[j]) / dt : 0;
 }
 
 /* Linux include/net/tcp.h (6.1 on, as the lab's 6.18 runs; the slow-start half since 3.16):
@@ -563,6 +582,15 @@ static void use_update(struct cwnd_use *u, bool limited, double out, int64_t una
         u->max_out = out;
         u->seq = nxt;
     }
+}
+
+/* tn_round(c) <= w for w = tn_round(something): for a whole w below 2^52 and c >= 0 that is
+ * c < w + 0.5 (w + 0.5 exact there), without rounding c */
+static bool rounds_to_at_most(double c, double w)
+{
+    if (w < 4503599627370496.0 && c >= 0)
+        return c < w + 0.5;
+    return tn_round(c) <= w;
 }
 
 /* Linux net/ipv4/tcp_output.c, tcp_write_xmit after its sends of new data, and
@@ -609,45 +637,30 @@ static void use_update(struct cwnd_use *u, bool limited, double out, int64_t una
  * the per-ACK rule had; judged as the replay's own, the copies of a flavour whose replay runs
  * ahead of the flight stop growing and the lab's flavour verdicts moved: vegas named at
  * cubic-bdp-owd40's sender, cubic lost at cubic-queue-4points' router). */
-static void cwnd_validate(struct flavour_run *r, const struct tn_cc_ack *a, const struct ack_ctx *x)
+__attribute__((always_inline))   /* into run_ack, as ack_one */
+static inline void cwnd_validate(struct flavour_run *r, const struct tn_cc_ack *a, const struct ack_ctx *x)
 {
     if (r->ops->cong_control || a->snd_nxt <= r->sent_nxt)
         return;
     r->sent_nxt = a->snd_nxt;
     if (a->in_episode || a->episode_ended)
         return;   /* the episode's flight says nothing of the window (see above) */
-    double flight = tn_fmax(x->flight, x->pipe);
+    double flight = x->sent_out;
     int64_t una = a->snd_nxt - (int64_t)a->flight_now;
-    use_update(&r->use, tn_round(flight) >= tn_round(r->sk.cwnd), flight, una, a->snd_nxt);
+    use_update(&r->use, rounds_to_at_most(r->sk.cwnd, x->sent_out_r), flight, una, a->snd_nxt);
     use_update(&r->use_ol, flight >= r->sk.cwnd - OL_SLACK, flight, una, a->snd_nxt);
 }
 
 /* One flavour's replay of one ACK: the replay (sk = &r->sk, observed: the flight corrects it
  * and is fitted), or its open-loop copy (sk = &r->ol: the flavour alone from the last
  * reduction on, growing where the replay found the sender window-limited). */
-static void ack_one(struct tn_cc_model *m, struct flavour_run *r, struct tn_cc_sock *sk, bool observed,
-                    const struct tn_cc_ack *a, const struct ack_ctx *x)
+__attribute__((always_inline))   /* into run_ack's two calls, each with observed constant */
+static inline void ack_one(struct tn_cc_model *m, struct flavour_run *r, struct tn_cc_sock *sk, bool observed,
+                           const struct tn_cc_ack *a, const struct ack_ctx *x)
 {
     const struct tn_cc_ops *ops = r->ops;
     double segs = x->segs, flight = x->flight, pipe = x->pipe;
-    sk->now_ns = a->t_ns;
-    sk->ack_seen_ns = a->seen_ns ? a->seen_ns : a->t_ns;
-    sk->rtt_ms = a->rtt_ms;
-    sk->min_rtt_ms = x->min_rtt_ms;
-    sk->srtt_ms = x->srtt_ms;
-    sk->acked = segs;
-    sk->delivered = x->delivered;
-    sk->rate = x->rate;
-    sk->flight = pipe;
-    sk->losses = (double)a->resent / m->mss;
-    sk->flight_max = flight;
-    sk->snd_nxt = a->snd_nxt;
-    sk->una = a->snd_nxt - (int64_t)a->flight_now;
-    sk->round = x->round;
-    sk->round_start_ns = x->round_start_ns;
-    sk->round_start = x->round_start;
-    sk->app_limited = a->app_limited;
-    sk->linux_2_6_22 = a->legacy_recovery;
+    memcpy(&sk->now_ns, x->in, TN_CC_ACK_BLOCK);
     if (ops->cong_control) {   /* the flavour does it all (BBR) */
         sk->cwnd_limited = !a->rwnd_limited && !a->app_limited;
         if (observed && sk->cwnd_limited && !a->in_episode && !a->episode_ended && flight >= 4 && ops->target_flight)
@@ -737,18 +750,23 @@ static void set_slot(struct flavour_run *r, long k, double v)
     r->beta[k] = v;
 }
 
-static void run_ack(struct tn_cc_model *m, struct flavour_run *r, const struct tn_cc_ack *a,
-                    const struct ack_ctx *x)
+__attribute__((always_inline))   /* into tn_cc_on_ack's loop over the flavours, and run_input */
+static inline void run_ack(struct tn_cc_model *m, struct flavour_run *r, const struct tn_cc_ack *a,
+                           const struct ack_ctx *x)
 {
+    /* a flavour with its own control (BBR) is told the same in its replay and in its copy
+     * (the flight corrects neither, and every event that changes the replay alone stops the
+     * copy or restarts it from the replay): while on, the copy is the replay, not run twice */
+    const struct tn_cc_sock *ol = r->ops->cong_control ? &r->sk : &r->ol;
     /* a window-clocked round ended: how far is the open-loop copy from its largest flight? */
     if (x->fit_round && r->ol_on) {
-        double w = r->ops->target_flight ? r->ops->target_flight(&r->ol) : r->ol.cwnd;
+        double w = r->ops->target_flight ? r->ops->target_flight(ol) : ol->cwnd;
         tn_grow((void **)&r->oerr, &r->cap_oerr, r->noerr + 1, sizeof *r->oerr);
         r->oerr[r->noerr++] = fabs(w - x->top) / x->top;
     }
     ack_one(m, r, &r->sk, true, a, x);
     cwnd_validate(r, a, x);   /* the data this ACK released */
-    if (r->ol_on)
+    if (r->ol_on && !r->ops->cong_control)
         ack_one(m, r, &r->ol, false, a, x);
     if (x->knee && !r->ops->cong_control && !r->in_recovery)
         restart_open_loop(r);   /* growth is compared from ssthresh on, not from a moderated window */
@@ -1031,11 +1049,18 @@ static bool find_knee(struct tn_cc_model *m)
 
 void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
 {
-    struct cc_input in = {.op = OP_ACK, .t_ns = a->t_ns, .a = *a};
+    struct cc_input in;   /* every field set below: not cleared first (360 bytes per ACK) */
+    in.op = OP_ACK;
+    in.t_ns = a->t_ns;
+    in.timeout = false;
+    in.v1 = in.v2 = 0;
+    in.a = *a;
     struct ack_ctx *x = &in.x;
     x->segs = (double)(a->acked + a->sacked) / m->mss;
     x->flight = a->flight_max / m->mss;
     x->pipe = a->flight_now / m->mss;
+    x->sent_out = tn_fmax(x->flight, x->pipe);
+    x->sent_out_r = tn_round(x->sent_out);
     if (a->rtt_ms > 0) {
         if (m->min_rtt_ms < 0 || a->rtt_ms < m->min_rtt_ms)
             m->min_rtt_ms = a->rtt_ms;
@@ -1062,14 +1087,27 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     if (a->rtt_ms > 0)
         m->round_rtt_min = tn_fmin(m->round_rtt_min, a->rtt_ms);
     watch_dips(m, a, x->pipe, a->in_episode);
-    x->min_rtt_ms = m->min_rtt_ms;
-    x->srtt_ms = m->srtt_ms;
-    x->delivered = m->delivered;
+    struct tn_cc_sock told, *sk = &told;
+    sk->now_ns = a->t_ns;
+    sk->ack_seen_ns = a->seen_ns ? a->seen_ns : a->t_ns;
+    sk->rtt_ms = a->rtt_ms;
+    sk->min_rtt_ms = m->min_rtt_ms;
+    sk->srtt_ms = m->srtt_ms;
+    sk->acked = x->segs;
+    sk->delivered = m->delivered;
     /* the ACKs' spacing as the monitor saw it: the sender sees the same, one constant way later */
-    x->rate = rate_sample(m, a->seen_ns ? a->seen_ns : a->t_ns);
-    x->round = m->round;
-    x->round_start_ns = m->round_start_ns;
-    x->round_start = m->round != round_before;
+    sk->rate = rate_sample(m, sk->ack_seen_ns);
+    sk->flight = x->pipe;
+    sk->losses = (double)a->resent / m->mss;
+    sk->flight_max = x->flight;
+    sk->snd_nxt = a->snd_nxt;
+    sk->una = a->snd_nxt - (int64_t)a->flight_now;
+    sk->round = m->round;
+    sk->round_start_ns = m->round_start_ns;
+    sk->round_start = m->round != round_before;
+    sk->app_limited = a->app_limited;
+    sk->linux_2_6_22 = a->legacy_recovery;
+    memcpy(x->in, &sk->now_ns, TN_CC_ACK_BLOCK);
     x->top = m->round_hist[SS_ROUNDS - 1];
     x->fit_round = round_ended && m->rounds_clean > 0 && x->top >= 4 && !a->in_episode;
     x->unseen_top = round_ended ? slow_growth_top(m) : 0;
@@ -1078,6 +1116,11 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
         m->end_acks--;
     }
     x->knee = round_ended && find_knee(m);
+    if (m->deferred_on) {   /* every flavour runs (a long sender): no log, no dispatch */
+        for (int i = 0; i < NFLAV; i++)
+            run_ack(m, m->f[i], &in.a, x);
+        return;
+    }
     tell(m, &in);
 }
 

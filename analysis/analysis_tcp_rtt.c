@@ -176,7 +176,7 @@ static double ts_echo(struct tn_rtt *r, uint32_t ecr, int64_t t)
  * to twice the current estimate (queues may grow it, but not in one step). */
 static double echo_clipped(const struct tn_rtt *r, double ms)
 {
-    return r->half_init ? fmin(ms, fmax(2 * r->half_ms, 4 * r->half_min_ms) + 1.0) : ms;
+    return r->half_init ? tn_fmin(ms, tn_fmax(2 * r->half_ms, 4 * r->half_min_ms) + 1.0) : ms;
 }
 
 /* A monitor -> this endpoint -> monitor round trip of ms. */
@@ -192,7 +192,7 @@ static void echo_sample(struct tn_rtt *r, double ms)
     unsigned m = r->half_n < TN_HALF_RECENT ? r->half_n : TN_HALF_RECENT;
     r->half_low = ms;
     for (unsigned i = 0; i < m; i++)
-        r->half_low = fmin(r->half_low, r->half_recent[i]);
+        r->half_low = tn_fmin(r->half_low, r->half_recent[i]);
 }
 
 void tn_rtt_edge_ack(struct tn_rtt *r, int64_t t, int64_t edge)

@@ -76,23 +76,22 @@ struct tn_time tn_capture_ts_scaled(uint64_t ts, bool binary, unsigned exp)
         return t;
     }
     /* units of 10^-exp s; exp <= 19 */
-    uint64_t div = 1;
-    for (unsigned i = 0; i < exp; i++)
-        div *= 10;
-    uint64_t frac = ts % div;
-    uint64_t s = ts / div;
-    t.sec = s > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)s;   /* told, held in next() */
-    if (exp <= 9) {
-        uint64_t mul = 1;
-        for (unsigned i = exp; i < 9; i++)
-            mul *= 10;
-        t.nsec = (uint32_t)(frac * mul);
+    static const uint64_t pow10[20] = {
+        1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
+        UINT64_C(10000000000), UINT64_C(100000000000), UINT64_C(1000000000000),
+        UINT64_C(10000000000000), UINT64_C(100000000000000), UINT64_C(1000000000000000),
+        UINT64_C(10000000000000000), UINT64_C(100000000000000000),
+        UINT64_C(1000000000000000000), UINT64_C(10000000000000000000)};
+    uint64_t s, frac;
+    if (exp == 6) {   /* the default (microseconds): a constant divisor, no division instruction */
+        s = ts / 1000000;
+        frac = ts % 1000000;
     } else {
-        uint64_t d = 1;
-        for (unsigned i = 9; i < exp; i++)
-            d *= 10;
-        t.nsec = (uint32_t)(frac / d);
+        s = ts / pow10[exp];
+        frac = ts % pow10[exp];
     }
+    t.sec = s > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)s;   /* told, held in next() */
+    t.nsec = exp <= 9 ? (uint32_t)(frac * pow10[9 - exp]) : (uint32_t)(frac / pow10[exp - 9]);
     return t;
 }
 

@@ -65,25 +65,29 @@ void tn_dis_ip4(struct tn_dis *d, struct tn_cursor *c)
     if (!tn_dis_hdr(d, c, IP4_HDR_LEN, TN_ANOM_IP4_TRUNCATED, TN_ANOM_IP4_TRUNCATED))
         return;
     size_t wire = tn_dis_wire_left(d, c);
-    uint8_t vhl = tn_cur_u8(c);
+    /* the fixed header is there (tn_dis_hdr): read at offsets, the cursor moved once */
+    const uint8_t *h = c->pos;
+    uint8_t vhl = h[0];
     if (vhl >> 4 != 4) {
+        c->pos = h + 1;
         tn_dis_flag(d, TN_ANOM_IP_VERSION, TN_DIS_MALFORMED);
         return;
     }
+    c->pos = h + IP4_HDR_LEN;
     size_t ihl = (size_t)(vhl & 0x0f) * 4;
-    uint8_t tos = tn_cur_u8(c);
-    size_t total = tn_cur_be16(c);
-    uint16_t id = tn_cur_be16(c);
-    uint16_t frag = tn_cur_be16(c);
-    uint8_t ttl = tn_cur_u8(c);
-    uint8_t proto = tn_cur_u8(c);
-    tn_cur_skip(c, 2);  /* checksum: not verified (offload makes it meaningless in captures) */
+    uint8_t tos = h[1];
+    size_t total = (size_t)h[2] << 8 | h[3];
+    uint16_t id = (uint16_t)(h[4] << 8 | h[5]);
+    uint16_t frag = (uint16_t)(h[6] << 8 | h[7]);
+    uint8_t ttl = h[8];
+    uint8_t proto = h[9];
+    /* h[10..11], the checksum: not verified (offload makes it meaningless in captures) */
     p->ipver = 4;
     p->src.family = p->dst.family = 4;
     memset(p->src.a, 0, sizeof p->src.a);
     memset(p->dst.a, 0, sizeof p->dst.a);
-    tn_cur_bytes(c, p->src.a, 4);
-    tn_cur_bytes(c, p->dst.a, 4);
+    memcpy(p->src.a, h + 12, 4);
+    memcpy(p->dst.a, h + 16, 4);
     p->ecn = tos & 0x03;
     p->ip_id = id;
     p->ttl = ttl;

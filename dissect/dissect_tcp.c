@@ -136,15 +136,18 @@ void tn_dis_tcp(struct tn_dis *d, struct tn_cursor *c)
     if (!tn_dis_hdr(d, c, TCP_HDR_LEN, TN_ANOM_TCP_TRUNCATED, TN_ANOM_TCP_HDR_GT_IP))
         return;
     size_t wire = tn_dis_wire_left(d, c);
-    p->sport = tn_cur_be16(c);
-    p->dport = tn_cur_be16(c);
-    t->seq = tn_cur_be32(c);
-    t->ack = tn_cur_be32(c);
-    uint8_t off = tn_cur_u8(c);
-    t->flags = tn_cur_u8(c);
-    t->win = tn_cur_be16(c);
-    tn_cur_skip(c, 2);  /* checksum */
-    t->urp = tn_cur_be16(c);
+    /* the fixed header is there (tn_dis_hdr): read at offsets, the cursor moved once */
+    const uint8_t *h = c->pos;
+    c->pos = h + TCP_HDR_LEN;
+    p->sport = (uint16_t)(h[0] << 8 | h[1]);
+    p->dport = (uint16_t)(h[2] << 8 | h[3]);
+    t->seq = (uint32_t)h[4] << 24 | (uint32_t)h[5] << 16 | (uint32_t)h[6] << 8 | h[7];
+    t->ack = (uint32_t)h[8] << 24 | (uint32_t)h[9] << 16 | (uint32_t)h[10] << 8 | h[11];
+    uint8_t off = h[12];
+    t->flags = h[13];
+    t->win = (uint16_t)(h[14] << 8 | h[15]);
+    /* h[16..17], the checksum */
+    t->urp = (uint16_t)(h[18] << 8 | h[19]);
     size_t hlen = (size_t)(off >> 4) * 4;
     t->hdr_len = (uint8_t)hlen;
     if (hlen < TCP_HDR_LEN) {

@@ -32,7 +32,8 @@ struct tn_cc_sock {
     double cwnd, ssthresh, cwnd_cnt;
     enum tn_ca_state state;
     double prior_cwnd;         /* the window when the last reduction began */
-    /* what the driver tells about the ACK being processed */
+    /* what the driver tells about the ACK being processed, the same for every flavour: copied
+     * as one block, now_ns to round_start (TN_CC_ACK_BLOCK) */
     int64_t now_ns;
     int64_t ack_seen_ns;       /* when the monitor saw the ACK: its spacing is the sender's
                                 * (now_ns adds the reaction estimate, which moves with the
@@ -52,20 +53,20 @@ struct tn_cc_sock {
                                 * the monitor saw the ACKs (Linux
                                 * tcp_rate.c's rate sample, computed by the core for every ACK) */
     int64_t snd_nxt, una;      /* bytes, relative */
-    bool cwnd_limited;         /* Linux tcp_is_cwnd_limited (RFC 7661) */
     bool app_limited;          /* the flight stayed well below the window: application-limited */
-    unsigned round;            /* round trips so far: a round ends when una passes the snd_nxt
-                                * of its start (Linux hystart / bbr round counting) */
-    int64_t round_start_ns;    /* when the current round began */
-    bool round_start;          /* this ACK began a round */
-    int64_t idle_ns;           /* TN_CA_EVENT_TX_START / CWND_RESTART: how long it was idle */
-    double rto_ms;             /* the sender's retransmission timeout estimate */
-    double mss;                /* bytes per segment */
     bool linux_2_6_22;         /* the sender runs Linux 2.6.22's modules: a trace without TCP
                                 * options is ns-2's, whose Agent/TCP/Linux (ns-2.35) carries
                                 * them (tcp/linux/src: "Modified Linux module source code from
                                 * linux-2.6.22.6"); a flavour that changed since follows that
                                 * version there */
+    unsigned round;            /* round trips so far: a round ends when una passes the snd_nxt
+                                * of its start (Linux hystart / bbr round counting) */
+    int64_t round_start_ns;    /* when the current round began */
+    bool round_start;          /* this ACK began a round */
+    bool cwnd_limited;         /* Linux tcp_is_cwnd_limited (RFC 7661) */
+    int64_t idle_ns;           /* TN_CA_EVENT_TX_START / CWND_RESTART: how long it was idle */
+    double rto_ms;             /* the sender's retransmission timeout estimate */
+    double mss;                /* bytes per segment */
     /* what a flavour reports beside the window */
     double pacing_bps;         /* pacing rate in bit/s (0: not paced) */
     bool ss_exit_now;          /* the flavour left slow start without a loss on this ACK */
@@ -110,6 +111,9 @@ struct tn_cc_ops {
     /* words for the evidence line: what the flavour does at a loss and between losses */
     const char *signature;
 };
+
+#define TN_CC_ACK_BLOCK \
+    (offsetof(struct tn_cc_sock, round_start) + sizeof(bool) - offsetof(struct tn_cc_sock, now_ns))
 
 #define TN_CC_PRIV(sk, type) ((type *)(sk)->priv)
 

@@ -161,7 +161,7 @@ static void update_bw(struct tn_cc_sock *sk, struct bbr *b)
 
 /* bbr_update_ack_aggregation: the most delivered beyond bw x the time since the epoch began,
  * over 5-10 rounds */
-static void update_ack_aggregation(const struct tn_cc_sock *sk, struct bbr *b, double acked)
+static void update_ack_aggregation(const struct tn_cc_sock *sk, struct bbr *b, double acked, double bw)
 {
     if (acked <= 0)
         return;
@@ -174,7 +174,7 @@ static void update_ack_aggregation(const struct tn_cc_sock *sk, struct bbr *b, d
         }
     }
     double epoch_ms = (double)(sk->ack_seen_ns - b->ack_epoch_stamp) / 1e6;
-    double expected = floor(max_bw(b) * epoch_ms);
+    double expected = floor(bw * epoch_ms);
     if (b->ack_epoch_acked <= expected || b->ack_epoch_acked + acked >= BBR_ACK_EPOCH_RESET) {
         b->ack_epoch_acked = 0;
         b->ack_epoch_stamp = sk->ack_seen_ns;
@@ -187,11 +187,11 @@ static void update_ack_aggregation(const struct tn_cc_sock *sk, struct bbr *b, d
 }
 
 /* bbr_ack_aggregation_cwnd */
-static double ack_aggregation_cwnd(const struct bbr *b)
+static double ack_aggregation_cwnd(const struct bbr *b, double bw)
 {
     if (!b->full_bw_reached)
         return 0;
-    return tn_fmin(floor(tn_fmax(b->extra_acked[0], b->extra_acked[1])), floor(max_bw(b) * BBR_EXTRA_ACKED_MAX_MS));
+    return tn_fmin(floor(tn_fmax(b->extra_acked[0], b->extra_acked[1])), floor(bw * BBR_EXTRA_ACKED_MAX_MS));
 }
 
 /* bbr_save_cwnd: the "last known good" window, for after a recovery or ProbeRTT */
@@ -222,8 +222,8 @@ static void bbr_cong_control(struct tn_cc_sock *sk)
     double in_flight = tn_fmax(0, prior_in_flight - acked - losses);
     /* bbr_update_model */
     update_bw(sk, b);
-    update_ack_aggregation(sk, b, acked);
-    double bw = max_bw(b);
+    double bw = max_bw(b);   /* the filter changes only in update_bw */
+    update_ack_aggregation(sk, b, acked, bw);
     /* bbr_update_cycle_phase / bbr_is_next_cycle_phase */
     if (b->mode == BBR_PROBE_BW && b->min_rtt_ms > 0) {
         bool full = sk->now_ns - b->cycle_stamp > (int64_t)(b->min_rtt_ms * 1e6);
@@ -348,7 +348,7 @@ static void bbr_cong_control(struct tn_cc_sock *sk)
         goto done;
     }
     double target = bdp(b, bw, b->cwnd_gain);
-    target += ack_aggregation_cwnd(b);
+    target += ack_aggregation_cwnd(b, bw);
     target = quantization_budget(sk, b, target);
     if (b->full_bw_reached)   /* slow-start up toward the target, or snap down to it */
         cwnd = tn_fmin(cwnd + acked, target);
