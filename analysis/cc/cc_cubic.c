@@ -42,20 +42,27 @@ static void cubic_init(struct tn_cc_sock *sk)
 
 /* bictcp_update: the cubic target and the TCP-friendly estimate give the count of segments to
  * acknowledge per one-segment increase. */
+/* A new epoch (the first increase after a reduction): the curve's origin and the time K to it
+ * from the window now, and the TCP-friendly estimate starting there (both versions) */
+static void epoch_begin(struct tn_cc_sock *sk, struct cubic *ca, double ack_cnt)
+{
+    ca->epoch_start = sk->now_ns;
+    ca->ack_cnt = ack_cnt;
+    ca->tcp_cwnd = sk->cwnd;
+    if (ca->last_max <= sk->cwnd) {
+        ca->K = 0;
+        ca->origin = sk->cwnd;
+    } else {
+        ca->K = cbrt((ca->last_max - sk->cwnd) / CUBIC_C);
+        ca->origin = ca->last_max;
+    }
+}
+
 static double cubic_cnt(struct tn_cc_sock *sk, double acked)
 {
     struct cubic *ca = TN_CC_PRIV(sk, struct cubic);
     if (!ca->epoch_start) {
-        ca->epoch_start = sk->now_ns;
-        ca->ack_cnt = acked;
-        ca->tcp_cwnd = sk->cwnd;
-        if (ca->last_max <= sk->cwnd) {
-            ca->K = 0;
-            ca->origin = sk->cwnd;
-        } else {
-            ca->K = cbrt((ca->last_max - sk->cwnd) / CUBIC_C);
-            ca->origin = ca->last_max;
-        }
+        epoch_begin(sk, ca, acked);
     } else {
         ca->ack_cnt += acked;
     }
@@ -93,18 +100,8 @@ static double cubic21_cnt(struct tn_cc_sock *sk)
 {
     struct cubic *ca = TN_CC_PRIV(sk, struct cubic);
     ca->ack_cnt += 1;
-    if (!ca->epoch_start) {
-        ca->epoch_start = sk->now_ns;
-        ca->ack_cnt = 1;
-        ca->tcp_cwnd = sk->cwnd;
-        if (ca->last_max <= sk->cwnd) {
-            ca->K = 0;
-            ca->origin = sk->cwnd;
-        } else {
-            ca->K = cbrt((ca->last_max - sk->cwnd) / CUBIC_C);
-            ca->origin = ca->last_max;
-        }
-    }
+    if (!ca->epoch_start)
+        epoch_begin(sk, ca, 1);
     double delay_min_s = sk->min_rtt_ms > 0 ? sk->min_rtt_ms / 1000.0 : 0;
     double t = (double)(sk->now_ns - ca->epoch_start) / 1e9 + delay_min_s;
     double target = ca->origin + CUBIC_C * pow(t - ca->K, 3);

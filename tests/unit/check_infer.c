@@ -614,9 +614,8 @@ END_TEST
  * 63 and W_max 76.5).  Before a first loss 50 ACKs a segment, scaled by the segments per
  * ACK: bictcp_acked's estimate starts at 2 << 4 = 32 and with one segment per ACK settles at
  * 31 (32 - (32 >> 4) + 1, then 31 - 1 + 1), so 50 x 16 / 31 = 25 ACKs a segment: 100 ACKs at
- * 20 segments (the
- * TCP-friendly window a segment per 20 x 23 / 8 = 57 ACKs and more, never above the window)
- * make 24.  Today's CUBIC caps its count at 20 there: 25. */
+ * 20 segments (the TCP-friendly window a segment per 20 x 23 / 8 = 57 ACKs and more, never
+ * above the window) make 24.  Today's CUBIC caps its count at 20 there: 25. */
 START_TEST(test_cubic_v2_1_as_linux_2_6_22)
 {
     void *priv = calloc(1, tn_cc_cubic_ops.priv_size);
