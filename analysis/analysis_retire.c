@@ -16,8 +16,10 @@ struct tn_conn_brief *tn_analyzer_retire_conn(struct tn_analyzer *a, size_t k)
         return NULL;
     a->spill.n = 0;
     tn_conn_priv_pack(cp, &a->spill);
-    struct tn_out_ref out;
-    if (!a->cfg.spill_put(a->cfg.spill_arg, a->cfg.shard, a->spill.p, a->spill.n, &out))
+    /* finished: another analyzer keeps it (on_retire), late packets go there (on_away) */
+    bool away = a->cfg.on_away && a->cfg.on_retire && cp->inferred;
+    struct tn_out_ref out = {.len = (uint32_t)a->spill.n, .part = TN_OUT_AWAY};
+    if (!away && !a->cfg.spill_put(a->cfg.spill_arg, a->cfg.shard, a->spill.p, a->spill.n, &out))
         return NULL;   /* kept in memory */
     struct tn_conn_brief *b = tn_brief_new(a);
     tn_conn_brief_of(&cp->pub, b);
