@@ -561,15 +561,17 @@ struct tn_analysis_cfg {
     void *spill_arg;
     /* Called after a connection went to the store, with its brief (b->out: where in the store)
      * and the bytes the store got; on the thread that retired it.  The ranks of an MPI job
-     * stream them to rank 0 as they retire (cluster_mpi.c). */
-    void (*on_retire)(void *arg, const struct tn_conn_brief *b, const void *bytes, size_t n);
+     * stream them to rank 0 as they retire (cluster_mpi.c).  Returns a number for the
+     * connection, which on_away gives back. */
+    uint64_t (*on_retire)(void *arg, const struct tn_conn_brief *b, const void *bytes, size_t n);
     void *on_retire_arg;
     /* With on_retire: a connection whose inference finished goes to on_retire only, not to the
-     * store (its brief's out.part is TN_OUT_AWAY): another analyzer keeps it (rank 0's,
-     * tn_analyzer_expect_late), and a later packet of its endpoints is not analysed here but
-     * given to on_away (arg on_retire_arg) for that analyzer (tn_analyzer_add_away), as is every
-     * packet of those endpoints after it.  A lone SYN retired early still goes to the store. */
-    void (*on_away)(void *arg, const struct tn_pkt *p, struct tn_pkt_place place);
+     * store (its brief's out.part is TN_OUT_AWAY, out.at on_retire's number): another analyzer
+     * keeps it (rank 0's), and a later packet of its endpoints is not analysed here but given
+     * to on_away (arg on_retire_arg) with that number, for that analyzer (tn_analyzer_take_late,
+     * then tn_analyzer_add_away), as is every packet of those endpoints after it.  A lone SYN
+     * retired early still goes to the store. */
+    void (*on_away)(void *arg, uint64_t id, const struct tn_pkt *p, struct tn_pkt_place place);
     /* > 0, with a store and no on_retire: a connection that holds no sender state (a DFCP one,
      * or a TCP one that never carried data) leaves memory for the store once it has had no
      * packet for this long, as one closed both ways does (DFCP: 200 ms after its close).  Its
@@ -782,14 +784,16 @@ void tn_analyzer_adopt(struct tn_analyzer *a, struct tn_conn *c, unsigned idx);
  * (analysis_adopt.c). */
 void tn_analyzer_adopt_retired(struct tn_analyzer *a, const struct tn_conn_brief *b);
 
-/* Connection k of a, adopted from an analyzer that retired it with cfg.on_away (its brief's
- * out.part was TN_OUT_AWAY): the packets of its endpoints that analyzer gives on_away from now
- * on are analysed here (tn_analyzer_add_away), k brought back from the store, or, adopted whole,
- * analysed and finished as an open connection. */
-void tn_analyzer_expect_late(struct tn_analyzer *a, size_t k);
-/* A packet on_away gave, analysed as tn_analyzer_add_flow does, in the connection of its
- * endpoints that tn_analyzer_expect_late named or one started since by such packets; false,
- * with nothing done, when a has no connection of its endpoints. */
+/* The first packet of its endpoints that the analyzer which retired connection k with
+ * cfg.on_away (its brief's out.part was TN_OUT_AWAY) gave on_away, k adopted from it: p is
+ * analysed as tn_analyzer_add_flow does, k brought back from the store (or, adopted whole,
+ * analysed and finished as an open connection), and the later packets of those endpoints go to
+ * tn_analyzer_add_away.  false, with nothing done, when p is not of k's endpoints or a already
+ * has a connection of them. */
+bool tn_analyzer_take_late(struct tn_analyzer *a, size_t k, const struct tn_pkt *p, struct tn_pkt_place place);
+/* A later packet on_away gave, analysed as tn_analyzer_add_flow does, in the connection of its
+ * endpoints that tn_analyzer_take_late named or one such packets started since; false, with
+ * nothing done, when a has no connection of its endpoints. */
 bool tn_analyzer_add_away(struct tn_analyzer *a, const struct tn_pkt *p, struct tn_pkt_place place);
 
 /* Of the connections adopted with the same first packet (tn_conn.ord), only the last adopted

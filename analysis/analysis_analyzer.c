@@ -330,8 +330,9 @@ void tn_analyzer_add_flow(struct tn_analyzer *a, const struct tn_pkt *p, struct 
         uint64_t hash = tn_flow_hash(p);
         idx = tn_flowtab_lookup(a->flows, hash, flow_match, &fp);
         if (idx >= 0 && tn_slot_is_brief(a->conns[idx]) && !tn_slot_brief(a->conns[idx])->ended) {
-            if (tn_slot_brief(a->conns[idx])->out.part == TN_OUT_AWAY) {
-                a->cfg.on_away(a->cfg.on_retire_arg, p, place);   /* analysed where it went */
+            const struct tn_conn_brief *b = tn_slot_brief(a->conns[idx]);
+            if (b->out.part == TN_OUT_AWAY) {
+                a->cfg.on_away(a->cfg.on_retire_arg, b->out.at, p, place);   /* analysed where it went */
                 return;
             }
             tn_analyzer_revive(a, (size_t)idx);   /* a late packet of a retired connection */
@@ -393,27 +394,28 @@ void tn_analyzer_add_flow(struct tn_analyzer *a, const struct tn_pkt *p, struct 
     a->ctx.pkt = NULL;   /* p is the caller's: it is gone when this returns */
 }
 
-/* The flow table's question for slot k's endpoints: is connection idx between them? */
-static bool slot_match(const void *arg, long idx)
+static void take_whole(struct tn_analyzer *a, size_t k);
+
+bool tn_analyzer_take_late(struct tn_analyzer *a, size_t k, const struct tn_pkt *p, struct tn_pkt_place place)
 {
-    const struct tn_analyzer *a = ((const void *const *)arg)[0];
-    const struct tn_conn_brief *want = ((const void *const *)arg)[1];
-    struct tn_conn_brief b;
-    tn_analyzer_brief(a, (size_t)idx, &b);
-    return b.proto == want->proto && b.a_port == want->a_port && b.b_port == want->b_port &&
-           memcmp(&b.a, &want->a, sizeof b.a) == 0 && memcmp(&b.b, &want->b, sizeof b.b) == 0;
+    if ((p->kind != TN_PK_TCP && p->kind != TN_PK_DFCP) || k >= a->nconns)
+        return false;
+    struct flow_probe fp = {a, p};
+    uint64_t hash = tn_flow_hash(p);
+    /* (no entry of p's endpoints: k was not taken before, the table keeps what it was given) */
+    if (!flow_match(&fp, (long)k) || tn_flowtab_lookup(a->flows, hash, flow_match, &fp) >= 0)
+        return false;
+    tn_flowtab_set(a->flows, hash, (long)k, flow_match, &fp);
+    if (!tn_slot_is_brief(a->conns[k]))
+        take_whole(a, k);
+    tn_analyzer_add_flow(a, p, place);   /* a brief comes back from the store here */
+    return true;
 }
 
-void tn_analyzer_expect_late(struct tn_analyzer *a, size_t k)
+/* Adopted whole (no room in the store), connection k gets packets again: open, as one brought
+ * back from the store, for tn_analyzer_finish to finish. */
+static void take_whole(struct tn_analyzer *a, size_t k)
 {
-    struct tn_conn_brief b;
-    tn_analyzer_brief(a, k, &b);
-    const void *probe[2] = {a, &b};
-    tn_flowtab_set(a->flows, tn_flow_hash_between(b.proto, &b.a, b.a_port, &b.b, b.b_port), (long)k, slot_match,
-                   probe);
-    if (tn_slot_is_brief(a->conns[k]))
-        return;   /* brought back from the store by its next packet (tn_analyzer_revive) */
-    /* whole (no room in the store): open, as one brought back; tn_analyzer_finish finishes it */
     tn_analyzer_compact_active(a);
     tn_grow((void **)&a->active, &a->cap_active, a->nactive + 1, sizeof *a->active);
     size_t i = a->nactive++;

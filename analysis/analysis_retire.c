@@ -25,8 +25,11 @@ struct tn_conn_brief *tn_analyzer_retire_conn(struct tn_analyzer *a, size_t k)
     tn_conn_brief_of(&cp->pub, b);
     b->out = out;
     b->retired = true;
-    if (a->cfg.on_retire)
-        a->cfg.on_retire(a->cfg.on_retire_arg, b, a->spill.p, a->spill.n);
+    if (a->cfg.on_retire) {
+        uint64_t id = a->cfg.on_retire(a->cfg.on_retire_arg, b, a->spill.p, a->spill.n);
+        if (away)
+            b->out.at = id;   /* for on_away */
+    }
     tn_conn_priv_destroy(cp);
     a->conns[k] = tn_brief_slot(b);   /* the flow table still finds it, by the brief */
     if (a->last_idx == (long)k)

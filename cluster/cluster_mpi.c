@@ -108,6 +108,7 @@ struct job {
     struct tn_packbuf rout;        /* retired since the last round, to rank 0 */
     struct tn_packbuf rsend, rrecv;   /* the round's part being sent / received */
     struct tn_analyzer *remote;    /* rank 0: the other ranks' connections */
+    struct tn_cluster_taken *taken_of;   /* rank 0, [size]: where each rank's are in remote */
     unsigned remote_part;
     unsigned long long retired_sent, retired_bytes, away_sent;
     unsigned long long taken, taken_last;   /* connections sent so far, and in the last message */
@@ -266,22 +267,24 @@ static void route(struct job *j, const struct tn_source_pkt *sp)
 
 /* ---- connections retired during the run ---- */
 
-/* cfg.on_retire of a rank other than 0: the connection to rank 0 with the next round. */
-static void on_retire(void *arg, const struct tn_conn_brief *b, const void *bytes, size_t n)
+/* cfg.on_retire of a rank other than 0: the connection to rank 0 with the next round; its
+ * number among those sent, as rank 0 counts them (tn_cluster_taken). */
+static uint64_t on_retire(void *arg, const struct tn_conn_brief *b, const void *bytes, size_t n)
 {
     struct job *j = arg;
     pthread_mutex_lock(&j->rlock);
     tn_cluster_retired_pack(b, bytes, n, &j->rout);
-    j->retired_sent++;
+    uint64_t id = j->retired_sent++;
     pthread_mutex_unlock(&j->rlock);
+    return id;
 }
 
 /* cfg.on_away of a rank other than 0: a packet of a connection sent to rank 0, analysed there. */
-static void on_away(void *arg, const struct tn_pkt *p, struct tn_pkt_place place)
+static void on_away(void *arg, uint64_t id, const struct tn_pkt *p, struct tn_pkt_place place)
 {
     struct job *j = arg;
     pthread_mutex_lock(&j->rlock);
-    tn_cluster_away_pack(p, place, &j->rout);
+    tn_cluster_away_pack(id, p, place, &j->rout);
     j->away_sent++;
     pthread_mutex_unlock(&j->rlock);
 }
@@ -303,7 +306,7 @@ static size_t retired_take(struct job *j)
 
 static void adopt_retired(struct job *j, const struct tn_packbuf *b, int from)
 {
-    if (tn_cluster_retired_adopt(b->p, b->n, j->remote, j->remote_part, j->o->nfiles) < 0) {
+    if (tn_cluster_retired_adopt(b->p, b->n, j->remote, j->remote_part, j->o->nfiles, &j->taken_of[from]) < 0) {
         char msg[120];
         snprintf(msg, sizeof msg, "a connection rank %d retired is cut or malformed", from);
         abort_job(j, msg);
@@ -781,6 +784,7 @@ static int run_divided(struct job *j)
         struct tn_analysis_cfg rcfg = acfg;
         rcfg.shard = j->remote_part;   /* it may retire again what late packets brought back */
         j->remote = tn_analyzer_new(&rcfg);
+        j->taken_of = tn_xcalloc((size_t)j->size, sizeof *j->taken_of);
     }
     if (threads >= 2 && !(j->workers = tn_shards_new(threads, &acfg, false)))
         warn_rank(j, "cannot start the analysis threads: running on one (-j 1)");
@@ -835,6 +839,9 @@ static int run_divided(struct job *j)
     tn_analyzer_free(j->an);
     tn_analyzer_free(j->totals);
     tn_analyzer_free(j->remote);
+    for (int r = 0; j->taken_of && r < j->size; r++)
+        free(j->taken_of[r].idx);
+    free(j->taken_of);
     tn_packbuf_fini(&j->rout);
     tn_packbuf_fini(&j->rsend);
     tn_packbuf_fini(&j->rrecv);

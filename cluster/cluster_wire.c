@@ -235,15 +235,18 @@ static bool brief_of_conn(const struct tn_conn_brief *b, const struct tn_conn *c
            w.capture_gaps == b->capture_gaps;
 }
 
-void tn_cluster_away_pack(const struct tn_pkt *p, struct tn_pkt_place place, struct tn_packbuf *out)
+void tn_cluster_away_pack(uint64_t id, const struct tn_pkt *p, struct tn_pkt_place place, struct tn_packbuf *out)
 {
-    tn_grow((void **)&out->p, &out->cap, out->n + 1 + TN_CLUSTER_WREC_MAX, 1);
+    tn_grow((void **)&out->p, &out->cap, out->n + 9 + TN_CLUSTER_WREC_MAX, 1);
     out->p[out->n++] = 1;
+    memcpy(out->p + out->n, &id, 8);
+    out->n += 8;
     out->n += tn_cluster_wrec_pack((uint32_t)(place.ord >> TN_CLUSTER_KEY_FILE_SHIFT), place.clock_ns,
                                    place.first_ns, p, out->p + out->n);
 }
 
-int tn_cluster_retired_adopt(const uint8_t *in, size_t n, struct tn_analyzer *into, unsigned part, int nfiles)
+int tn_cluster_retired_adopt(const uint8_t *in, size_t n, struct tn_analyzer *into, unsigned part, int nfiles,
+                             struct tn_cluster_taken *taken)
 {
     const struct tn_analysis_cfg *cfg = tn_analyzer_cfg(into);
     struct tn_arena mem = {0};   /* each connection read for its checks, one after the other */
@@ -252,20 +255,27 @@ int tn_cluster_retired_adopt(const uint8_t *in, size_t n, struct tn_analyzer *in
     while (off < n) {
         uint8_t kind = in[off++];
         if (kind == 1) {
+            uint64_t id;
             struct tn_cluster_rec r;
-            size_t used = tn_cluster_wrec_unpack(in + off, n - off, nfiles, &r);
-            struct tn_pkt_place place = {tn_cluster_key(r.file, r.pkt.num), r.clock_ns, r.first_ns};
-            if (!used || !tn_analyzer_add_away(into, &r.pkt, place)) {
+            size_t used = n - off >= 8 ? tn_cluster_wrec_unpack(in + off + 8, n - off - 8, nfiles, &r) : 0;
+            if (!used) {
                 ret = -1;
                 break;
             }
-            off += used;
+            memcpy(&id, in + off, 8);
+            struct tn_pkt_place place = {tn_cluster_key(r.file, r.pkt.num), r.clock_ns, r.first_ns};
+            /* the first packet of its endpoints names its connection; the later ones find it */
+            if (!tn_analyzer_add_away(into, &r.pkt, place) &&
+                (id >= taken->n || !tn_analyzer_take_late(into, taken->idx[id], &r.pkt, place))) {
+                ret = -1;
+                break;
+            }
+            off += 8 + used;
             continue;
         }
         struct tn_conn_brief b;
         const uint8_t *bytes;
         size_t len, used = kind == 0 ? tn_cluster_retired_unpack(in + off, n - off, &b, &bytes, &len) : 0;
-        bool away = used && b.out.part == TN_OUT_AWAY;
         /* the store keeps the bytes as they are, and the outputs read them back whole with
          * tn_conn_priv_unpack, which may not fail there (fuzz_retired: bytes cut after the
          * connection's summary passed here, then rank 0 read a NULL connection back): they
@@ -288,8 +298,8 @@ int tn_cluster_retired_adopt(const uint8_t *in, size_t n, struct tn_analyzer *in
             }
             tn_analyzer_adopt(into, whole, 0);
         }
-        if (away)   /* its sender kept no copy: its later packets come here */
-            tn_analyzer_expect_late(into, tn_analyzer_conn_count(into) - 1);
+        tn_grow((void **)&taken->idx, &taken->cap, taken->n + 1, sizeof *taken->idx);
+        taken->idx[taken->n++] = tn_analyzer_conn_count(into) - 1;
         off += used;
     }
     tn_arena_free(&mem);

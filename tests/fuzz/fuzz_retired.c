@@ -52,8 +52,10 @@ static void assemble_and_write(const struct tn_options *o, const struct tn_analy
     struct tn_analyzer *remote = tn_analyzer_new(acfg);
     size_t len = ((size_t)in[0] | (size_t)in[1] << 8) % (n - 1);
     /* a malformed one would end the job; those taken before it are checked, and written */
-    if (tn_cluster_retired_adopt(in + 2, len, remote, REMOTE_PART, TN_FUZZ_NFILES) == 0)
+    struct tn_cluster_taken taken = {0};
+    if (tn_cluster_retired_adopt(in + 2, len, remote, REMOTE_PART, TN_FUZZ_NFILES, &taken) == 0)
         (void)tn_cluster_conns_unpack(in + 2 + len, n - 2 - len, remote);
+    free(taken.idx);
     tn_analyzer_finish(remote);   /* what late packets brought back */
     size_t again = tn_analyzer_keep_latest(remote);
     /* (on stderr: seen with TN_FUZZ_VERBOSE=1, what an input reached) */

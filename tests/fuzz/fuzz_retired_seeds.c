@@ -34,25 +34,21 @@ struct retired_out {
     size_t sent, skipped;
 };
 
-static void on_retire(void *arg, const struct tn_conn_brief *b, const void *bytes, size_t n)
+static uint64_t on_retire(void *arg, const struct tn_conn_brief *b, const void *bytes, size_t n)
 {
     struct retired_out *m = arg;
-    if (m->stream.n + 1 + sizeof *b + 4 + n > STREAM_MAX) {
-        m->skipped++;
-        return;
-    }
+    if (m->stream.n + 1 + sizeof *b + 4 + n > STREAM_MAX)
+        return UINT64_MAX - m->skipped++;   /* not sent: rank 0 would refuse its later packets */
     tn_cluster_retired_pack(b, bytes, n, &m->stream);
-    m->sent++;
+    return m->sent++;
 }
 
-static void on_away(void *arg, const struct tn_pkt *p, struct tn_pkt_place place)
+static void on_away(void *arg, uint64_t id, const struct tn_pkt *p, struct tn_pkt_place place)
 {
     struct retired_out *m = arg;
-    if (m->stream.n + 1 + TN_CLUSTER_WREC_MAX > STREAM_MAX) {
-        m->skipped++;
+    if (id >= m->sent || m->stream.n + 9 + TN_CLUSTER_WREC_MAX > STREAM_MAX)
         return;
-    }
-    tn_cluster_away_pack(p, place, &m->stream);
+    tn_cluster_away_pack(id, p, place, &m->stream);
 }
 
 /* The last packet of each flow (by tn_flow_hash), for the late ones. */

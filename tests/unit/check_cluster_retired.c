@@ -70,7 +70,9 @@ static int adopt(const struct tn_packbuf *s, bool store)
     struct mem_store m = {0};
     struct tn_analysis_cfg cfg = rank0_cfg(store, &m);
     struct tn_analyzer *an = tn_analyzer_new(&cfg);
-    int r = tn_cluster_retired_adopt(s->p, s->n, an, 1, 1);
+    struct tn_cluster_taken taken = {0};
+    int r = tn_cluster_retired_adopt(s->p, s->n, an, 1, 1, &taken);
+    free(taken.idx);
     tn_analyzer_free(an);
     free(m.p);
     return r;
@@ -87,7 +89,10 @@ START_TEST(test_retired_taken)
         struct mem_store m = {0};
         struct tn_analysis_cfg cfg = rank0_cfg(store, &m);
         struct tn_analyzer *an = tn_analyzer_new(&cfg);
-        ck_assert_int_eq(tn_cluster_retired_adopt(s.p, s.n, an, 1, 1), 0);
+        struct tn_cluster_taken taken = {0};
+        ck_assert_int_eq(tn_cluster_retired_adopt(s.p, s.n, an, 1, 1, &taken), 0);
+        ck_assert_uint_eq(taken.n, 1);
+        free(taken.idx);
         ck_assert_uint_eq(tn_analyzer_conn_count(an), 1);
         /* with a store its brief only, the connection read back from the store */
         ck_assert_uint_eq(tn_analyzer_retired(an), (size_t)store);
@@ -118,7 +123,9 @@ START_TEST(test_retired_came_again)
     struct mem_store m = {0};
     struct tn_analysis_cfg cfg = {.spill_put = mem_put, .spill_get = mem_get, .spill_arg = &m};
     struct tn_analyzer *an = tn_analyzer_new(&cfg);
-    ck_assert_int_eq(tn_cluster_retired_adopt(s.p, s.n, an, 1, 1), 0);
+    struct tn_cluster_taken taken = {0};
+    ck_assert_int_eq(tn_cluster_retired_adopt(s.p, s.n, an, 1, 1, &taken), 0);
+    free(taken.idx);
     ck_assert_int_eq(tn_cluster_conns_unpack(end.p, end.n, an), 0);
     ck_assert_uint_eq(tn_analyzer_conn_count(an), 3);
     ck_assert_uint_eq(tn_analyzer_keep_latest(an), 2);
@@ -222,17 +229,18 @@ struct away_rank {
     unsigned retired, late;
 };
 
-static void away_retire(void *arg, const struct tn_conn_brief *b, const void *bytes, size_t n)
+static uint64_t away_retire(void *arg, const struct tn_conn_brief *b, const void *bytes, size_t n)
 {
     struct away_rank *r = arg;
     tn_cluster_retired_pack(b, bytes, n, &r->stream);
-    r->retired++;
+    return r->retired++;
 }
 
-static void away_pkt(void *arg, const struct tn_pkt *p, struct tn_pkt_place place)
+static void away_pkt(void *arg, uint64_t id, const struct tn_pkt *p, struct tn_pkt_place place)
 {
     struct away_rank *r = arg;
-    tn_cluster_away_pack(p, place, &r->stream);
+    ck_assert_uint_eq(id, 0); /* the one connection retired */
+    tn_cluster_away_pack(id, p, place, &r->stream);
     r->late++;
 }
 
@@ -270,7 +278,8 @@ START_TEST(test_retired_away)
         struct tn_analysis_cfg cfg = rank0_cfg(store, &m0);
         cfg.record_events = false;
         struct tn_analyzer *r0 = tn_analyzer_new(&cfg);
-        ck_assert_int_eq(tn_cluster_retired_adopt(r.stream.p, r.stream.n, r0, 1, 1), 0);
+        struct tn_cluster_taken taken = {0};
+        ck_assert_int_eq(tn_cluster_retired_adopt(r.stream.p, r.stream.n, r0, 1, 1, &taken), 0);
         tn_analyzer_finish(r0);
         /* the first connection with its late packet, and the one on the reused port */
         ck_assert_uint_eq(tn_analyzer_conn_count(r0), 2);
@@ -283,11 +292,15 @@ START_TEST(test_retired_away)
             ck_assert_int_eq(memcmp(&got->d[0], &d0, sizeof d0), 0);
             ck_assert_int_eq(memcmp(&got->d[1], &d1, sizeof d1), 0);
         }
-        /* a packet of endpoints rank 0 was given no connection of is refused */
+        /* a packet of other endpoints than its connection's, or naming no connection, is refused */
         struct tn_packbuf bad = {0};
-        tn_cluster_away_pack(&v[8], (struct tn_pkt_place){.ord = 9}, &bad);
-        ck_assert_int_lt(tn_cluster_retired_adopt(bad.p, bad.n, r0, 1, 1), 0);
+        tn_cluster_away_pack(0, &v[8], (struct tn_pkt_place){.ord = 9}, &bad);
+        ck_assert_int_lt(tn_cluster_retired_adopt(bad.p, bad.n, r0, 1, 1, &taken), 0);
+        bad.n = 0;
+        tn_cluster_away_pack(1, &v[8], (struct tn_pkt_place){.ord = 9}, &bad);
+        ck_assert_int_lt(tn_cluster_retired_adopt(bad.p, bad.n, r0, 1, 1, &taken), 0);
         tn_packbuf_fini(&bad);
+        free(taken.idx);
         tn_analyzer_free(r0);
         free(m0.p);
     }
