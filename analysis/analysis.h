@@ -784,6 +784,11 @@ void tn_analyzer_adopt(struct tn_analyzer *a, struct tn_conn *c, unsigned idx);
  * (analysis_adopt.c). */
 void tn_analyzer_adopt_retired(struct tn_analyzer *a, const struct tn_conn_brief *b);
 
+/* Analyzer a (fed no packets) takes a connection of another analyzer by its brief alone, for
+ * outputs that read only briefs (tn_analyzer_brief): its bytes are nowhere here, and reading it
+ * whole (tn_analyzer_conn) is a bug. */
+void tn_analyzer_adopt_brief(struct tn_analyzer *a, const struct tn_conn_brief *b);
+
 /* The first packet of its endpoints that the analyzer which retired connection k with
  * cfg.on_away (its brief's out.part was TN_OUT_AWAY) gave on_away, k adopted from it: p is
  * analysed as tn_analyzer_add_flow does, k brought back from the store (or, adopted whole,

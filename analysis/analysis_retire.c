@@ -44,6 +44,7 @@ struct tn_conn_brief *tn_analyzer_retire_conn(struct tn_analyzer *a, size_t k)
 /* The bytes of brief b into the scratch buffer. */
 static const uint8_t *read_bytes(const struct tn_analyzer *a, const struct tn_conn_brief *b)
 {
+    TN_BUG_ON(b->out.part == TN_OUT_AWAY);   /* its bytes are elsewhere: an output that reads briefs only */
     struct tn_packbuf *buf = (struct tn_packbuf *)&a->spill;   /* scratch, not state */
     if (buf->cap < b->out.len) {
         free(buf->p);

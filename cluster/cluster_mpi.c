@@ -42,6 +42,7 @@
 #include "cluster_int.h"
 #include "cluster_wire.h"
 #include "experiment.h"
+#include "outputs.h"
 #include "retire.h"
 #include "run.h"
 #include "shards.h"
@@ -107,6 +108,8 @@ struct job {
     pthread_mutex_t rlock;         /* on_retire runs on the analysis threads (-j) */
     struct tn_packbuf rout;        /* retired since the last round, to rank 0 */
     struct tn_packbuf rsend, rrecv;   /* the round's part being sent / received */
+    bool briefs_only;              /* the outputs read only briefs: the other ranks keep their
+                                    * bytes and send rank 0 briefs (tn_outputs_briefs_only) */
     struct tn_analyzer *remote;    /* rank 0: the other ranks' connections */
     struct tn_cluster_taken *taken_of;   /* rank 0, [size]: where each rank's are in remote */
     unsigned remote_part;
@@ -277,6 +280,21 @@ static uint64_t on_retire(void *arg, const struct tn_conn_brief *b, const void *
     uint64_t id = j->retired_sent++;
     pthread_mutex_unlock(&j->rlock);
     return id;
+}
+
+/* cfg.on_retire of a rank other than 0 whose bytes no output reads: the brief to rank 0, the
+ * bytes in this rank's store (a late packet brings the connection back here, as in one process,
+ * and it comes again: rank 0 keeps the last, tn_analyzer_keep_latest). */
+static uint64_t on_retire_brief(void *arg, const struct tn_conn_brief *b, const void *bytes, size_t n)
+{
+    struct job *j = arg;
+    (void)bytes;
+    (void)n;
+    pthread_mutex_lock(&j->rlock);
+    tn_cluster_brief_pack(b, &j->rout);
+    j->retired_sent++;
+    pthread_mutex_unlock(&j->rlock);
+    return 0;
 }
 
 /* cfg.on_away of a rank other than 0: a packet of a connection sent to rank 0, analysed there. */
@@ -610,11 +628,22 @@ static void results_out(struct job *j)
     pack_stats(j, &b);
     send_results(j, &b);
     b.n = 0;
-    size_t last = retired_take(j);
+    size_t last = retired_take(j), n = tn_analyzer_conn_count(j->an), whole = 0;
+    unsigned long long bytes = 0;
+    if (j->briefs_only) {   /* the open ones' briefs, after what retired */
+        for (size_t i = 0; i < n; i++) {
+            struct tn_conn_brief br;
+            tn_analyzer_brief(j->an, i, &br);
+            if (!br.retired) {
+                tn_cluster_brief_pack(&br, &j->rsend);
+                whole++;
+            }
+        }
+        bytes = j->rsend.n - last;
+        n = 0;
+    }
     send_results(j, &j->rsend);
     j->rsend.n = 0;
-    size_t n = tn_analyzer_conn_count(j->an), whole = 0;
-    unsigned long long bytes = 0;
     for (size_t i = 0; i < n; i++) {
         struct tn_conn_brief br;
         tn_analyzer_brief(j->an, i, &br);
@@ -629,9 +658,10 @@ static void results_out(struct job *j)
         }
     }
     if (getenv("TN_CLUSTER_REPORT"))
-        fprintf(stderr, "rank %d: connections to rank 0: %llu retired during the run, %llu bytes (%.0f per "
+        fprintf(stderr, "rank %d: connections to rank 0%s: %llu retired during the run, %llu bytes (%.0f per "
                 "connection; after the last round %llu, %zu bytes), %llu later packets of them, %zu at the end, "
-                "%llu bytes (%.0f per connection)\n", j->rank, j->retired_sent, j->retired_bytes,
+                "%llu bytes (%.0f per connection)\n", j->rank, j->briefs_only ? " (their briefs alone)" : "",
+                j->retired_sent, j->retired_bytes,
                 j->retired_sent ? (double)j->retired_bytes / (double)j->retired_sent : 0.0, j->taken_last, last,
                 j->away_sent, whole, bytes, whole ? (double)bytes / (double)whole : 0.0);
     send_results(j, &b);   /* the empty message: the end */
@@ -772,8 +802,9 @@ static int run_divided(struct job *j)
     tn_retire_setup(&j->store, o, &acfg, threads + (j->rank == 0));
     pthread_mutex_init(&j->rlock, NULL);
     if (acfg.spill_put && j->rank != 0) {
-        acfg.on_retire = on_retire;
-        acfg.on_away = on_away;
+        j->briefs_only = tn_outputs_briefs_only(o);
+        acfg.on_retire = j->briefs_only ? on_retire_brief : on_retire;
+        acfg.on_away = j->briefs_only ? NULL : on_away;
         acfg.on_retire_arg = j;
     }
     j->windowed = acfg.window.on;

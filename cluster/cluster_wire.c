@@ -235,6 +235,15 @@ static bool brief_of_conn(const struct tn_conn_brief *b, const struct tn_conn *c
            w.capture_gaps == b->capture_gaps;
 }
 
+void tn_cluster_brief_pack(const struct tn_conn_brief *b, struct tn_packbuf *out)
+{
+    struct tn_conn_brief head = *b;
+    head.out = (struct tn_out_ref){0};
+    head.retired = true;   /* on rank 0: only the brief */
+    tn_packbuf_put(out, (uint8_t[1]){2}, 1);
+    tn_packbuf_put(out, &head, sizeof head);
+}
+
 void tn_cluster_away_pack(uint64_t id, const struct tn_pkt *p, struct tn_pkt_place place, struct tn_packbuf *out)
 {
     tn_grow((void **)&out->p, &out->cap, out->n + 9 + TN_CLUSTER_WREC_MAX, 1);
@@ -271,6 +280,21 @@ int tn_cluster_retired_adopt(const uint8_t *in, size_t n, struct tn_analyzer *in
                 break;
             }
             off += 8 + used;
+            continue;
+        }
+        if (kind == 2) {
+            struct tn_conn_brief b;
+            if (n - off < sizeof b) {
+                ret = -1;
+                break;
+            }
+            memcpy(&b, in + off, sizeof b);
+            if (!brief_ok(&b) || b.out.part != 0) {
+                ret = -1;
+                break;
+            }
+            tn_analyzer_adopt_brief(into, &b);
+            off += sizeof b;
             continue;
         }
         struct tn_conn_brief b;

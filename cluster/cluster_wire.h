@@ -75,9 +75,12 @@ static inline uint64_t tn_cluster_key(uint32_t file, uint64_t num)
  * 1: a later packet of the endpoints of such a connection its sender kept no copy of
  *    (cfg.on_away), for rank 0 to analyse: the connection's number among the items of kind 0
  *    its sender sent, from 0 (u64), and a windowed packet record (tn_cluster_wrec_pack) at the
- *    packet's final place. */
+ *    packet's final place;
+ * 2: a connection by its brief alone, for outputs that read only briefs (tn_outputs_briefs_only):
+ *    struct tn_conn_brief, retired, the store reference zeroed. */
 void tn_cluster_retired_pack(const struct tn_conn_brief *b, const void *bytes, size_t n, struct tn_packbuf *out);
 void tn_cluster_away_pack(uint64_t id, const struct tn_pkt *p, struct tn_pkt_place place, struct tn_packbuf *out);
+void tn_cluster_brief_pack(const struct tn_conn_brief *b, struct tn_packbuf *out);
 
 /* Where rank 0 put the connections of kind 0 one sender sent, in order: their index in the
  * analyzer that took them. */
@@ -95,7 +98,8 @@ size_t tn_cluster_retired_unpack(const uint8_t *in, size_t n, struct tn_conn_bri
  * that sender before, grown): a connection's bytes to into's store (cfg.spill_put, as store part
  * `part`) and the connection adopted by its brief (tn_analyzer_adopt_retired), with no room in
  * the store adopted whole; a packet (naming one of nfiles files) analysed in the connection of
- * its endpoints (tn_analyzer_take_late for the first one, tn_analyzer_add_away).  0, or -1 when
+ * its endpoints (tn_analyzer_take_late for the first one, tn_analyzer_add_away); a brief alone
+ * adopted so (tn_analyzer_adopt_brief).  0, or -1 when
  * one is malformed (a connection's bytes must read as a connection with its brief's first packet,
  * a packet must be one of a connection taken; those before it are into's). */
 int tn_cluster_retired_adopt(const uint8_t *in, size_t n, struct tn_analyzer *into, unsigned part, int nfiles,

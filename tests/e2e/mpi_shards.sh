@@ -133,6 +133,24 @@ if [ -z "$streamed" ] || [ "$streamed" -eq 0 ] || [ "$late" -eq 0 ]; then
     echo "FAIL: retired -np 3: rank 0 got no connection retired during the run, or no later packet of one: '$streamed' '$late'"
     fail=1
 fi
+# the connection list and -q's summary read only briefs: the ranks keep the bytes, send rank 0
+# the briefs, and bring a connection back from their own store at a late packet
+for opt in list -q; do
+    args=()
+    [ $opt = -q ] && args=(-q)
+    "$bin" "${args[@]}" "${rpieces[@]}" >"$d/one$opt.txt" 2>"$d/one$opt.err" || { echo "FAIL: one process ($opt): $(cat "$d/one$opt.err")"; fail=1; }
+    for np in 2 3 3j; do
+        threads=()
+        [ $np = 3j ] && threads=(-j 3)
+        "${mpi[@]}" $(envx TN_CLUSTER_ROUND=200 TN_CLUSTER_REPORT=1) -np ${np%j} "$bin" "${threads[@]}" "${args[@]}" "${rpieces[@]}" \
+            >"$d/np$np$opt.txt" 2>"$d/np$np$opt.err" || { echo "FAIL: retired $opt -np $np exit $?: $(tail -3 "$d/np$np$opt.err")"; fail=1; continue; }
+        same "retired $opt -np $np" "$d/one$opt.txt" "$d/np$np$opt.txt"
+    done
+    if ! grep -q "^rank 1: connections to rank 0 (their briefs alone): [1-9]" "$d/np3$opt.err"; then
+        echo "FAIL: retired $opt -np 3: rank 1 sent no brief alone: $(grep '^rank 1: conn' "$d/np3$opt.err")"
+        fail=1
+    fi
+done
 echo "mpi_shards: $(($(wc -l <"$d/one/connections.csv") - 1)) connections, retired during the run and sent to rank 0" \
      "as they go (-np 3: $streamed of them, $late later packets analysed on rank 0): -np 2 3 (and -j 3) = one process"
 

@@ -6,6 +6,7 @@
  * back from its store) or run on past the connection, whose bytes hold a value the analysis
  * never makes after the summary, or whose brief does not describe its connection. */
 #include <check.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "analysis.h"
@@ -312,6 +313,46 @@ START_TEST(test_retired_away)
 }
 END_TEST
 
+/* For outputs that read only briefs a rank sends a connection's brief alone: rank 0 takes it,
+ * with a store or without, as that brief; a brief that does not read as one is refused. */
+START_TEST(test_retired_brief_alone)
+{
+    const struct tn_conn_priv *cp = real_conn();
+    struct tn_conn_brief b;
+    tn_conn_brief_of(&cp->pub, &b); /* open at the end: not marked retired */
+    struct tn_packbuf s = {0};
+    tn_cluster_brief_pack(&b, &s);
+    ck_assert_uint_eq(s.n, 1 + sizeof b);
+    for (int store = 0; store < 2; store++) {
+        struct mem_store m = {0};
+        struct tn_analysis_cfg cfg = rank0_cfg(store, &m);
+        struct tn_analyzer *an = tn_analyzer_new(&cfg);
+        struct tn_cluster_taken taken = {0};
+        ck_assert_int_eq(tn_cluster_retired_adopt(s.p, s.n, an, 1, 1, &taken), 0);
+        ck_assert_uint_eq(taken.n, 0); /* no later packet can name it */
+        ck_assert_uint_eq(tn_analyzer_conn_count(an), 1);
+        ck_assert_uint_eq(tn_analyzer_retired(an), 1);
+        struct tn_conn_brief got;
+        tn_analyzer_brief(an, 0, &got);
+        ck_assert_uint_eq(got.ord, b.ord);
+        ck_assert_uint_eq(got.pkts[1], b.pkts[1]);
+        ck_assert_uint_eq(got.data_bytes[0], b.data_bytes[0]);
+        ck_assert_uint_eq(m.puts, 0);
+        tn_analyzer_free(an);
+        free(taken.idx);
+        free(m.p);
+    }
+    /* cut, or a brief marked unfinished */
+    s.n--;
+    ck_assert_int_lt(adopt(&s, true), 0);
+    s.n++;
+    s.p[1 + offsetof(struct tn_conn_brief, unfinished)] = 1;
+    ck_assert_int_lt(adopt(&s, false), 0);
+    tn_packbuf_fini(&s);
+    tn_analyzer_free(sample);
+}
+END_TEST
+
 Suite *tn_cluster_retired_suite(void)
 {
     Suite *s = suite_create("cluster_retired");
@@ -321,6 +362,7 @@ Suite *tn_cluster_retired_suite(void)
     tcase_add_test(tc, test_retired_came_again);
     tcase_add_test(tc, test_retired_foreign_refused);
     tcase_add_test(tc, test_retired_away);
+    tcase_add_test(tc, test_retired_brief_alone);
     suite_add_tcase(s, tc);
     return s;
 }
