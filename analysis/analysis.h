@@ -559,10 +559,10 @@ struct tn_analysis_cfg {
     bool (*spill_put)(void *arg, unsigned shard, const void *bytes, size_t n, struct tn_out_ref *ref);
     void (*spill_get)(void *arg, const struct tn_out_ref *ref, void *bytes);
     void *spill_arg;
-    /* Called after a connection went to the store, with its brief (b->out: where in the store)
-     * and the bytes the store got; on the thread that retired it.  The ranks of an MPI job
-     * stream them to rank 0 as they retire (cluster_mpi.c).  Returns a number for the
-     * connection, which on_away gives back. */
+    /* Called after a connection retired (to the store, or with on_away to this call only), with
+     * its brief (b->out: where in the store) and its bytes; on the thread that retired it.  The
+     * ranks of an MPI job stream them to rank 0 as they retire (cluster_mpi.c).  Returns a
+     * number for the connection, which on_away gives back. */
     uint64_t (*on_retire)(void *arg, const struct tn_conn_brief *b, const void *bytes, size_t n);
     void *on_retire_arg;
     /* With on_retire: a connection whose inference finished goes to on_retire only, not to the
