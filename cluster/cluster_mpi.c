@@ -814,6 +814,9 @@ static int run_divided(struct job *j)
     if (j->rank == 0) {
         struct tn_analysis_cfg rcfg = acfg;
         rcfg.shard = j->remote_part;   /* it may retire again what late packets brought back */
+        /* what holds state here is what later packets brought back (each counted against no
+         * rank's limit), and evicting would move the connections tn_cluster_taken points at */
+        rcfg.max_conns = 0;
         j->remote = tn_analyzer_new(&rcfg);
         j->taken_of = tn_xcalloc((size_t)j->size, sizeof *j->taken_of);
     }
