@@ -512,6 +512,8 @@ struct tn_out_ref {
     uint32_t len;
     uint32_t part;
 };
+/* tn_out_ref.part of a connection retired to cfg.on_retire only (cfg.on_away). */
+#define TN_OUT_AWAY UINT32_MAX
 
 /* --from/--to: the packets a TCP connection's counters count (d[], inf[], span_*, anomalies),
  * [from_ns, to_ns] after the trace's first packet (tn_pkt_place.first_ns) or, with conn_base,
@@ -521,6 +523,14 @@ struct tn_count_window {
     bool on;
     bool conn_base;
     int64_t from_ns, to_ns;
+};
+
+/* A packet's place in the trace (shards, below). */
+struct tn_pkt_place {
+    uint64_t ord;              /* the packet's place in the trace, 1-based */
+    int64_t clock_ns;          /* the latest time stamp before it (INT64_MIN at the first) */
+    int64_t first_ns;          /* the earliest time stamp so far, its own included: the base of
+                                * --from/--to (tn_count_window) */
 };
 
 struct tn_conn_brief;
@@ -549,11 +559,19 @@ struct tn_analysis_cfg {
     bool (*spill_put)(void *arg, unsigned shard, const void *bytes, size_t n, struct tn_out_ref *ref);
     void (*spill_get)(void *arg, const struct tn_out_ref *ref, void *bytes);
     void *spill_arg;
-    /* Called after a connection went to the store, with its brief (b->out: where in the store)
-     * and the bytes the store got; on the thread that retired it.  The ranks of an MPI job
-     * stream them to rank 0 as they retire (cluster_mpi.c). */
-    void (*on_retire)(void *arg, const struct tn_conn_brief *b, const void *bytes, size_t n);
+    /* Called after a connection retired (to the store, or with on_away to this call only), with
+     * its brief (b->out: where in the store) and its bytes; on the thread that retired it.  The
+     * ranks of an MPI job stream them to rank 0 as they retire (cluster_mpi.c).  Returns a
+     * number for the connection, which on_away gives back. */
+    uint64_t (*on_retire)(void *arg, const struct tn_conn_brief *b, const void *bytes, size_t n);
     void *on_retire_arg;
+    /* With on_retire: a connection whose inference finished goes to on_retire only, not to the
+     * store (its brief's out.part is TN_OUT_AWAY, out.at on_retire's number): another analyzer
+     * keeps it (rank 0's), and a later packet of its endpoints is not analysed here but given
+     * to on_away (arg on_retire_arg) with that number, for that analyzer (tn_analyzer_take_late,
+     * then tn_analyzer_add_away), as is every packet of those endpoints after it.  A lone SYN
+     * retired early still goes to the store. */
+    void (*on_away)(void *arg, uint64_t id, const struct tn_pkt *p, struct tn_pkt_place place);
     /* > 0, with a store and no on_retire: a connection that holds no sender state (a DFCP one,
      * or a TCP one that never carried data) leaves memory for the store once it has had no
      * packet for this long, as one closed both ways does (DFCP: 200 ms after its close).  Its
@@ -594,12 +612,7 @@ void tn_analyzer_finish(struct tn_analyzer *a);
  * after tn_analyzer_finish on every shard, tn_analyzer_merge gives the connections -j 1 gives,
  * numbered alike.  tn_analyzer_add(a, p, s, src) is tn_analyzer_add_flow(a, p,
  * tn_analyzer_count(a, p, s, src)). */
-struct tn_pkt_place {
-    uint64_t ord;              /* the packet's place in the trace, 1-based */
-    int64_t clock_ns;          /* the latest time stamp before it (INT64_MIN at the first) */
-    int64_t first_ns;          /* the earliest time stamp so far, its own included: the base of
-                                * --from/--to (tn_count_window) */
-};
+/* (struct tn_pkt_place: above, before tn_analysis_cfg) */
 
 /* The trace totals of one packet (frames, kinds, anomalies, first and last time); returns its
  * place.  source as for tn_analyzer_add. */
@@ -770,6 +783,23 @@ void tn_analyzer_adopt(struct tn_analyzer *a, struct tn_conn *c, unsigned idx);
  * b->out: as tn_analyzer_adopt, numbered next, read back from the store by the outputs
  * (analysis_adopt.c). */
 void tn_analyzer_adopt_retired(struct tn_analyzer *a, const struct tn_conn_brief *b);
+
+/* Analyzer a (fed no packets) takes a connection of another analyzer by its brief alone, for
+ * outputs that read only briefs (tn_analyzer_brief): its bytes are nowhere here, and reading it
+ * whole (tn_analyzer_conn) is a bug. */
+void tn_analyzer_adopt_brief(struct tn_analyzer *a, const struct tn_conn_brief *b);
+
+/* The first packet of its endpoints that the analyzer which retired connection k with
+ * cfg.on_away (its brief's out.part was TN_OUT_AWAY) gave on_away, k adopted from it: p is
+ * analysed as tn_analyzer_add_flow does, k brought back from the store (or, adopted whole,
+ * analysed and finished as an open connection), and the later packets of those endpoints go to
+ * tn_analyzer_add_away.  false, with nothing done, when p is not of k's endpoints or a already
+ * has a connection of them. */
+bool tn_analyzer_take_late(struct tn_analyzer *a, size_t k, const struct tn_pkt *p, struct tn_pkt_place place);
+/* A later packet on_away gave, analysed as tn_analyzer_add_flow does, in the connection of its
+ * endpoints that tn_analyzer_take_late named or one such packets started since; false, with
+ * nothing done, when a has no connection of its endpoints. */
+bool tn_analyzer_add_away(struct tn_analyzer *a, const struct tn_pkt *p, struct tn_pkt_place place);
 
 /* Of the connections adopted with the same first packet (tn_conn.ord), only the last adopted
  * stays: a connection retired, then brought back by a late packet, comes again later.  Those

@@ -6,9 +6,8 @@
 
 #include "analysis_int.h"
 
-void tn_analyzer_adopt_retired(struct tn_analyzer *a, const struct tn_conn_brief *b)
+static void adopt(struct tn_analyzer *a, const struct tn_conn_brief *b)
 {
-    TN_BUG_ON(!a->cfg.spill_get);   /* its bytes are read back from the store */
     struct tn_conn_brief *nb = tn_brief_new(a);
     *nb = *b;
     nb->retired = true;
@@ -16,6 +15,20 @@ void tn_analyzer_adopt_retired(struct tn_analyzer *a, const struct tn_conn_brief
     a->conns[a->nconns++] = tn_brief_slot(nb);
     nb->idx = ++a->numbered;
     a->nretired++;
+}
+
+void tn_analyzer_adopt_retired(struct tn_analyzer *a, const struct tn_conn_brief *b)
+{
+    TN_BUG_ON(!a->cfg.spill_get);   /* its bytes are read back from the store */
+    adopt(a, b);
+}
+
+void tn_analyzer_adopt_brief(struct tn_analyzer *a, const struct tn_conn_brief *b)
+{
+    struct tn_conn_brief nb = *b;
+    nb.out = (struct tn_out_ref){.part = TN_OUT_AWAY};   /* no bytes here (read_bytes) */
+    nb.unfinished = false;
+    adopt(a, &nb);
 }
 
 struct ord_pos {

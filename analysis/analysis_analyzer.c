@@ -329,8 +329,14 @@ void tn_analyzer_add_flow(struct tn_analyzer *a, const struct tn_pkt *p, struct 
     if (!cp || cp->pub.retired || !same_conn(&cp->pub, p)) {
         uint64_t hash = tn_flow_hash(p);
         idx = tn_flowtab_lookup(a->flows, hash, flow_match, &fp);
-        if (idx >= 0 && tn_slot_is_brief(a->conns[idx]) && !tn_slot_brief(a->conns[idx])->ended)
+        if (idx >= 0 && tn_slot_is_brief(a->conns[idx]) && !tn_slot_brief(a->conns[idx])->ended) {
+            const struct tn_conn_brief *b = tn_slot_brief(a->conns[idx]);
+            if (b->out.part == TN_OUT_AWAY) {
+                a->cfg.on_away(a->cfg.on_retire_arg, b->out.at, p, place);   /* analysed where it went */
+                return;
+            }
             tn_analyzer_revive(a, (size_t)idx);   /* a late packet of a retired connection */
+        }
         /* one retired idle (a summary, or a brief that ended) is followed by a new one */
         cp = idx >= 0 && whole(a, (size_t)idx) ? a->conns[idx] : NULL;
         if (cp && p->kind == TN_PK_TCP && tn_tcp_conn_is_reuse(cp, dir_of(&cp->pub, p), p))
@@ -386,6 +392,49 @@ void tn_analyzer_add_flow(struct tn_analyzer *a, const struct tn_pkt *p, struct 
     half_open_conns(a, now);
     idle_conns(a, now);
     a->ctx.pkt = NULL;   /* p is the caller's: it is gone when this returns */
+}
+
+static void take_whole(struct tn_analyzer *a, size_t k);
+
+bool tn_analyzer_take_late(struct tn_analyzer *a, size_t k, const struct tn_pkt *p, struct tn_pkt_place place)
+{
+    if ((p->kind != TN_PK_TCP && p->kind != TN_PK_DFCP) || k >= a->nconns)
+        return false;
+    struct flow_probe fp = {a, p};
+    uint64_t hash = tn_flow_hash(p);
+    /* (no entry of p's endpoints: k was not taken before, the table keeps what it was given) */
+    if (!flow_match(&fp, (long)k) || tn_flowtab_lookup(a->flows, hash, flow_match, &fp) >= 0)
+        return false;
+    tn_flowtab_set(a->flows, hash, (long)k, flow_match, &fp);
+    if (!tn_slot_is_brief(a->conns[k]))
+        take_whole(a, k);
+    tn_analyzer_add_flow(a, p, place);   /* a brief comes back from the store here */
+    return true;
+}
+
+/* Adopted whole (no room in the store), connection k gets packets again: open, as one brought
+ * back from the store, for tn_analyzer_finish to finish. */
+static void take_whole(struct tn_analyzer *a, size_t k)
+{
+    tn_analyzer_compact_active(a);
+    tn_grow((void **)&a->active, &a->cap_active, a->nactive + 1, sizeof *a->active);
+    size_t i = a->nactive++;
+    while (i > 0 && a->active[i - 1] > k) {
+        a->active[i] = a->active[i - 1];
+        i--;
+    }
+    a->active[i] = k;
+}
+
+bool tn_analyzer_add_away(struct tn_analyzer *a, const struct tn_pkt *p, struct tn_pkt_place place)
+{
+    if (p->kind != TN_PK_TCP && p->kind != TN_PK_DFCP)
+        return false;
+    struct flow_probe fp = {a, p};
+    if (tn_flowtab_lookup(a->flows, tn_flow_hash(p), flow_match, &fp) < 0)
+        return false;
+    tn_analyzer_add_flow(a, p, place);
+    return true;
 }
 
 void tn_analyzer_finish(struct tn_analyzer *a)

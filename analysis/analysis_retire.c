@@ -16,15 +16,20 @@ struct tn_conn_brief *tn_analyzer_retire_conn(struct tn_analyzer *a, size_t k)
         return NULL;
     a->spill.n = 0;
     tn_conn_priv_pack(cp, &a->spill);
-    struct tn_out_ref out;
-    if (!a->cfg.spill_put(a->cfg.spill_arg, a->cfg.shard, a->spill.p, a->spill.n, &out))
+    /* finished: another analyzer keeps it (on_retire), late packets go there (on_away) */
+    bool away = a->cfg.on_away && a->cfg.on_retire && cp->inferred;
+    struct tn_out_ref out = {.len = (uint32_t)a->spill.n, .part = TN_OUT_AWAY};
+    if (!away && !a->cfg.spill_put(a->cfg.spill_arg, a->cfg.shard, a->spill.p, a->spill.n, &out))
         return NULL;   /* kept in memory */
     struct tn_conn_brief *b = tn_brief_new(a);
     tn_conn_brief_of(&cp->pub, b);
     b->out = out;
     b->retired = true;
-    if (a->cfg.on_retire)
-        a->cfg.on_retire(a->cfg.on_retire_arg, b, a->spill.p, a->spill.n);
+    if (a->cfg.on_retire) {
+        uint64_t id = a->cfg.on_retire(a->cfg.on_retire_arg, b, a->spill.p, a->spill.n);
+        if (away)
+            b->out.at = id;   /* for on_away */
+    }
     tn_conn_priv_destroy(cp);
     a->conns[k] = tn_brief_slot(b);   /* the flow table still finds it, by the brief */
     if (a->last_idx == (long)k)
@@ -39,6 +44,7 @@ struct tn_conn_brief *tn_analyzer_retire_conn(struct tn_analyzer *a, size_t k)
 /* The bytes of brief b into the scratch buffer. */
 static const uint8_t *read_bytes(const struct tn_analyzer *a, const struct tn_conn_brief *b)
 {
+    TN_BUG_ON(b->out.part == TN_OUT_AWAY);   /* its bytes are elsewhere: an output that reads briefs only */
     struct tn_packbuf *buf = (struct tn_packbuf *)&a->spill;   /* scratch, not state */
     if (buf->cap < b->out.len) {
         free(buf->p);

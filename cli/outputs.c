@@ -150,6 +150,15 @@ static const struct tn_output outputs[] = {
     {"multi-flow figures", want_plot, write_multi_plots},
 };
 
+bool tn_outputs_briefs_only(const struct tn_options *o)
+{
+    /* every row but the list and the summary reads connections, and so do the picks, the
+     * window's selection and the multi-flow results (tn_outputs_write) */
+    return !o->long_report && !o->timeline && !o->senders_json && !o->csv_dir && !o->plot_dir && !o->xplot_dir &&
+           !o->truth_file && !o->fairness && !o->parallel_window_ns && !o->queue_estimate && !o->ningress &&
+           !o->ingress_if && o->npicks == 0 && !o->from_ns && !o->to_ns;
+}
+
 /* Turn --connection picks into connection numbers; endpoint specs match either direction. */
 unsigned *tn_outputs_resolve_picks(const struct tn_options *o, const struct tn_analyzer *an, size_t *n)
 {

@@ -27,6 +27,11 @@ struct tn_out_ctx {
 int tn_outputs_write(const struct tn_options *o, const struct tn_analyzer *an, const struct tn_q2_result *q2,
                      const struct tn_linkq *linkq);
 
+/* Do the outputs o asks for read only the connections' briefs (the connection list and the
+ * trace summary: -q, or no option that writes more)?  Then the ranks of an MPI job send rank 0
+ * only the briefs (cluster_mpi.c). */
+bool tn_outputs_briefs_only(const struct tn_options *o);
+
 /* The connection numbers the --connection picks name (NULL when there are none); caller frees. */
 unsigned *tn_outputs_resolve_picks(const struct tn_options *o, const struct tn_analyzer *an, size_t *n);
 

@@ -42,6 +42,7 @@
 #include "cluster_int.h"
 #include "cluster_wire.h"
 #include "experiment.h"
+#include "outputs.h"
 #include "retire.h"
 #include "run.h"
 #include "shards.h"
@@ -63,10 +64,9 @@
 #define STATE 5
 
 /* The key of a packet in the order one process reads them: file index, packet number. */
-#define KEY_FILE_SHIFT 40
 static uint64_t pkt_key(int file, uint64_t num)
 {
-    return (uint64_t)file << KEY_FILE_SHIFT | (num & (((uint64_t)1 << KEY_FILE_SHIFT) - 1));
+    return tn_cluster_key((uint32_t)file, num);
 }
 
 struct job {
@@ -99,17 +99,21 @@ struct job {
     long round_records;            /* packets read per round at most */
     unsigned long long records, records_sent, bytes_sent, rounds;
     /* retirement (issue 12's store, cli/retire.c): a connection that closed and finished leaves
-     * the analysis for this rank's store; a rank other than 0 also streams it to rank 0 (its
-     * brief and bytes, cfg.on_retire) with the next round, and rank 0 adopts it into `remote`,
-     * its bytes in rank 0's store (part remote_part): rank 0 merges as the run goes, and no
-     * rank holds the connections it finished */
+     * the analysis; on rank 0 for its store, on another rank for rank 0 only (its brief and
+     * bytes, cfg.on_retire, with the next round; no copy here, cfg.on_away), and rank 0 adopts
+     * it into `remote`, its bytes in rank 0's store (part remote_part): rank 0 merges as the run
+     * goes, and each connection is written once.  A later packet of one a rank sent goes to
+     * rank 0 in the same stream and is analysed there, in `remote` */
     struct tn_retire store;
     pthread_mutex_t rlock;         /* on_retire runs on the analysis threads (-j) */
     struct tn_packbuf rout;        /* retired since the last round, to rank 0 */
     struct tn_packbuf rsend, rrecv;   /* the round's part being sent / received */
+    bool briefs_only;              /* the outputs read only briefs: the other ranks keep their
+                                    * bytes and send rank 0 briefs (tn_outputs_briefs_only) */
     struct tn_analyzer *remote;    /* rank 0: the other ranks' connections */
+    struct tn_cluster_taken *taken_of;   /* rank 0, [size]: where each rank's are in remote */
     unsigned remote_part;
-    unsigned long long retired_sent, retired_bytes;
+    unsigned long long retired_sent, retired_bytes, away_sent;
     unsigned long long taken, taken_last;   /* connections sent so far, and in the last message */
 };
 
@@ -266,13 +270,40 @@ static void route(struct job *j, const struct tn_source_pkt *sp)
 
 /* ---- connections retired during the run ---- */
 
-/* cfg.on_retire of a rank other than 0: the connection to rank 0 with the next round. */
-static void on_retire(void *arg, const struct tn_conn_brief *b, const void *bytes, size_t n)
+/* cfg.on_retire of a rank other than 0: the connection to rank 0 with the next round; its
+ * number among those sent, as rank 0 counts them (tn_cluster_taken). */
+static uint64_t on_retire(void *arg, const struct tn_conn_brief *b, const void *bytes, size_t n)
 {
     struct job *j = arg;
     pthread_mutex_lock(&j->rlock);
     tn_cluster_retired_pack(b, bytes, n, &j->rout);
+    uint64_t id = j->retired_sent++;
+    pthread_mutex_unlock(&j->rlock);
+    return id;
+}
+
+/* cfg.on_retire of a rank other than 0 whose bytes no output reads: the brief to rank 0, the
+ * bytes in this rank's store (a late packet brings the connection back here, as in one process,
+ * and it comes again: rank 0 keeps the last, tn_analyzer_keep_latest). */
+static uint64_t on_retire_brief(void *arg, const struct tn_conn_brief *b, const void *bytes, size_t n)
+{
+    struct job *j = arg;
+    (void)bytes;
+    (void)n;
+    pthread_mutex_lock(&j->rlock);
+    tn_cluster_brief_pack(b, &j->rout);
     j->retired_sent++;
+    pthread_mutex_unlock(&j->rlock);
+    return 0;
+}
+
+/* cfg.on_away of a rank other than 0: a packet of a connection sent to rank 0, analysed there. */
+static void on_away(void *arg, uint64_t id, const struct tn_pkt *p, struct tn_pkt_place place)
+{
+    struct job *j = arg;
+    pthread_mutex_lock(&j->rlock);
+    tn_cluster_away_pack(id, p, place, &j->rout);
+    j->away_sent++;
     pthread_mutex_unlock(&j->rlock);
 }
 
@@ -293,7 +324,7 @@ static size_t retired_take(struct job *j)
 
 static void adopt_retired(struct job *j, const struct tn_packbuf *b, int from)
 {
-    if (tn_cluster_retired_adopt(b->p, b->n, j->remote, j->remote_part) < 0) {
+    if (tn_cluster_retired_adopt(b->p, b->n, j->remote, j->remote_part, j->o->nfiles, &j->taken_of[from]) < 0) {
         char msg[120];
         snprintf(msg, sizeof msg, "a connection rank %d retired is cut or malformed", from);
         abort_job(j, msg);
@@ -597,11 +628,22 @@ static void results_out(struct job *j)
     pack_stats(j, &b);
     send_results(j, &b);
     b.n = 0;
-    size_t last = retired_take(j);
+    size_t last = retired_take(j), n = tn_analyzer_conn_count(j->an), whole = 0;
+    unsigned long long bytes = 0;
+    if (j->briefs_only) {   /* the open ones' briefs, after what retired */
+        for (size_t i = 0; i < n; i++) {
+            struct tn_conn_brief br;
+            tn_analyzer_brief(j->an, i, &br);
+            if (!br.retired) {
+                tn_cluster_brief_pack(&br, &j->rsend);
+                whole++;
+            }
+        }
+        bytes = j->rsend.n - last;
+        n = 0;
+    }
     send_results(j, &j->rsend);
     j->rsend.n = 0;
-    size_t n = tn_analyzer_conn_count(j->an), whole = 0;
-    unsigned long long bytes = 0;
     for (size_t i = 0; i < n; i++) {
         struct tn_conn_brief br;
         tn_analyzer_brief(j->an, i, &br);
@@ -616,11 +658,12 @@ static void results_out(struct job *j)
         }
     }
     if (getenv("TN_CLUSTER_REPORT"))
-        fprintf(stderr, "rank %d: connections to rank 0: %llu retired during the run, %llu bytes (%.0f per "
-                "connection; after the last round %llu, %zu bytes), %zu at the end, %llu bytes (%.0f per "
-                "connection)\n", j->rank, j->retired_sent, j->retired_bytes,
-                j->retired_sent ? (double)j->retired_bytes / (double)j->retired_sent : 0.0, j->taken_last, last, whole,
-                bytes, whole ? (double)bytes / (double)whole : 0.0);
+        fprintf(stderr, "rank %d: connections to rank 0%s: %llu retired during the run, %llu bytes (%.0f per "
+                "connection; after the last round %llu, %zu bytes), %llu later packets of them, %zu at the end, "
+                "%llu bytes (%.0f per connection)\n", j->rank, j->briefs_only ? " (their briefs alone)" : "",
+                j->retired_sent, j->retired_bytes,
+                j->retired_sent ? (double)j->retired_bytes / (double)j->retired_sent : 0.0, j->taken_last, last,
+                j->away_sent, whole, bytes, whole ? (double)bytes / (double)whole : 0.0);
     send_results(j, &b);   /* the empty message: the end */
     tn_packbuf_fini(&b);
     tn_analyzer_free(j->an);
@@ -652,6 +695,7 @@ static struct tn_analyzer *assemble(struct job *j, const struct tn_analysis_cfg 
         }
     }
     tn_packbuf_fini(&b);
+    tn_analyzer_finish(m.remote);   /* what late packets brought back */
     size_t again = tn_analyzer_keep_latest(m.remote);
     if (getenv("TN_CLUSTER_REPORT"))
         fprintf(stderr, "rank 0: %zu connections of the other ranks (%zu retired during the run), %zu of them came "
@@ -758,15 +802,24 @@ static int run_divided(struct job *j)
     tn_retire_setup(&j->store, o, &acfg, threads + (j->rank == 0));
     pthread_mutex_init(&j->rlock, NULL);
     if (acfg.spill_put && j->rank != 0) {
-        acfg.on_retire = on_retire;
+        j->briefs_only = tn_outputs_briefs_only(o);
+        acfg.on_retire = j->briefs_only ? on_retire_brief : on_retire;
+        acfg.on_away = j->briefs_only ? NULL : on_away;
         acfg.on_retire_arg = j;
     }
     j->windowed = acfg.window.on;
     j->first_front = INT64_MAX;
     j->totals = tn_analyzer_new(&acfg);
     j->an = tn_analyzer_new(&acfg);
-    if (j->rank == 0)
-        j->remote = tn_analyzer_new(&acfg);
+    if (j->rank == 0) {
+        struct tn_analysis_cfg rcfg = acfg;
+        rcfg.shard = j->remote_part;   /* it may retire again what late packets brought back */
+        /* what holds state here is what later packets brought back (each counted against no
+         * rank's limit), and evicting would move the connections tn_cluster_taken points at */
+        rcfg.max_conns = 0;
+        j->remote = tn_analyzer_new(&rcfg);
+        j->taken_of = tn_xcalloc((size_t)j->size, sizeof *j->taken_of);
+    }
     if (threads >= 2 && !(j->workers = tn_shards_new(threads, &acfg, false)))
         warn_rank(j, "cannot start the analysis threads: running on one (-j 1)");
     j->out = tn_xcalloc((size_t)j->size, sizeof *j->out);
@@ -820,6 +873,9 @@ static int run_divided(struct job *j)
     tn_analyzer_free(j->an);
     tn_analyzer_free(j->totals);
     tn_analyzer_free(j->remote);
+    for (int r = 0; j->taken_of && r < j->size; r++)
+        free(j->taken_of[r].idx);
+    free(j->taken_of);
     tn_packbuf_fini(&j->rout);
     tn_packbuf_fini(&j->rsend);
     tn_packbuf_fini(&j->rrecv);

@@ -175,8 +175,10 @@ int tn_cluster_conns_unpack(const uint8_t *in, size_t n, struct tn_analyzer *int
 void tn_cluster_retired_pack(const struct tn_conn_brief *b, const void *bytes, size_t n, struct tn_packbuf *out)
 {
     struct tn_conn_brief head = *b;
-    head.out = (struct tn_out_ref){0};   /* the sender's store means nothing to rank 0 */
+    /* the sender's store means nothing to rank 0; whether it kept a copy does */
+    head.out = (struct tn_out_ref){.part = b->out.part == TN_OUT_AWAY ? TN_OUT_AWAY : 0};
     uint32_t len = (uint32_t)n;
+    tn_packbuf_put(out, (uint8_t[1]){0}, 1);
     tn_packbuf_put(out, &head, sizeof head);
     tn_packbuf_put(out, &len, sizeof len);
     tn_packbuf_put(out, bytes, n);
@@ -192,7 +194,8 @@ static bool brief_ok(const struct tn_conn_brief *b)
     memcpy(&udp, &b->dfcp_over_udp, 1);
     memcpy(&retired, &b->retired, 1);
     memcpy(&unfinished, &b->unfinished, 1);
-    return (b->proto == TN_PK_TCP || b->proto == TN_PK_DFCP) && b->state <= TN_ST_PARTIAL &&
+    return b->out.at == 0 && b->out.len == 0 && (b->out.part == 0 || b->out.part == TN_OUT_AWAY) &&
+           (b->proto == TN_PK_TCP || b->proto == TN_PK_DFCP) && b->state <= TN_ST_PARTIAL &&
            udp <= 1 && retired == 1 && unfinished == 0 && (b->a.family == 4 || b->a.family == 6) &&
            b->b.family == b->a.family && (b->proto == TN_PK_DFCP || !udp);
 }
@@ -232,16 +235,71 @@ static bool brief_of_conn(const struct tn_conn_brief *b, const struct tn_conn *c
            w.capture_gaps == b->capture_gaps;
 }
 
-int tn_cluster_retired_adopt(const uint8_t *in, size_t n, struct tn_analyzer *into, unsigned part)
+void tn_cluster_brief_pack(const struct tn_conn_brief *b, struct tn_packbuf *out)
+{
+    struct tn_conn_brief head = *b;
+    head.out = (struct tn_out_ref){0};
+    head.retired = true;   /* on rank 0: only the brief */
+    tn_packbuf_put(out, (uint8_t[1]){2}, 1);
+    tn_packbuf_put(out, &head, sizeof head);
+}
+
+void tn_cluster_away_pack(uint64_t id, const struct tn_pkt *p, struct tn_pkt_place place, struct tn_packbuf *out)
+{
+    tn_grow((void **)&out->p, &out->cap, out->n + 9 + TN_CLUSTER_WREC_MAX, 1);
+    out->p[out->n++] = 1;
+    memcpy(out->p + out->n, &id, 8);
+    out->n += 8;
+    out->n += tn_cluster_wrec_pack((uint32_t)(place.ord >> TN_CLUSTER_KEY_FILE_SHIFT), place.clock_ns,
+                                   place.first_ns, p, out->p + out->n);
+}
+
+int tn_cluster_retired_adopt(const uint8_t *in, size_t n, struct tn_analyzer *into, unsigned part, int nfiles,
+                             struct tn_cluster_taken *taken)
 {
     const struct tn_analysis_cfg *cfg = tn_analyzer_cfg(into);
     struct tn_arena mem = {0};   /* each connection read for its checks, one after the other */
     size_t off = 0;
     int ret = 0;
     while (off < n) {
+        uint8_t kind = in[off++];
+        if (kind == 1) {
+            uint64_t id;
+            struct tn_cluster_rec r;
+            size_t used = n - off >= 8 ? tn_cluster_wrec_unpack(in + off + 8, n - off - 8, nfiles, &r) : 0;
+            if (!used) {
+                ret = -1;
+                break;
+            }
+            memcpy(&id, in + off, 8);
+            struct tn_pkt_place place = {tn_cluster_key(r.file, r.pkt.num), r.clock_ns, r.first_ns};
+            /* the first packet of its endpoints names its connection; the later ones find it */
+            if (!tn_analyzer_add_away(into, &r.pkt, place) &&
+                (id >= taken->n || !tn_analyzer_take_late(into, taken->idx[id], &r.pkt, place))) {
+                ret = -1;
+                break;
+            }
+            off += 8 + used;
+            continue;
+        }
+        if (kind == 2) {
+            struct tn_conn_brief b;
+            if (n - off < sizeof b) {
+                ret = -1;
+                break;
+            }
+            memcpy(&b, in + off, sizeof b);
+            if (!brief_ok(&b) || b.out.part != 0) {
+                ret = -1;
+                break;
+            }
+            tn_analyzer_adopt_brief(into, &b);
+            off += sizeof b;
+            continue;
+        }
         struct tn_conn_brief b;
         const uint8_t *bytes;
-        size_t len, used = tn_cluster_retired_unpack(in + off, n - off, &b, &bytes, &len);
+        size_t len, used = kind == 0 ? tn_cluster_retired_unpack(in + off, n - off, &b, &bytes, &len) : 0;
         /* the store keeps the bytes as they are, and the outputs read them back whole with
          * tn_conn_priv_unpack, which may not fail there (fuzz_retired: bytes cut after the
          * connection's summary passed here, then rank 0 read a NULL connection back): they
@@ -264,6 +322,8 @@ int tn_cluster_retired_adopt(const uint8_t *in, size_t n, struct tn_analyzer *in
             }
             tn_analyzer_adopt(into, whole, 0);
         }
+        tn_grow((void **)&taken->idx, &taken->cap, taken->n + 1, sizeof *taken->idx);
+        taken->idx[taken->n++] = tn_analyzer_conn_count(into) - 1;
         off += used;
     }
     tn_arena_free(&mem);

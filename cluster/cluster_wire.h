@@ -59,21 +59,51 @@ int tn_cluster_stats_merge(const uint8_t *in, size_t n, const char *const *files
  * are into's). */
 int tn_cluster_conns_unpack(const uint8_t *in, size_t n, struct tn_analyzer *into);
 
-/* A connection retired during the run (analysis cfg.on_retire), streamed to rank 0: its brief
- * (struct tn_conn_brief, the sender's store reference zeroed), the length of its bytes (u32) and
- * the bytes (what the sender's store got: tn_conn_pack's bytes and the rest of its state). */
-void tn_cluster_retired_pack(const struct tn_conn_brief *b, const void *bytes, size_t n, struct tn_packbuf *out);
+/* The key of a packet in the order one process reads them (tn_pkt_place.ord): file index,
+ * packet number. */
+#define TN_CLUSTER_KEY_FILE_SHIFT 40
+static inline uint64_t tn_cluster_key(uint32_t file, uint64_t num)
+{
+    return (uint64_t)file << TN_CLUSTER_KEY_FILE_SHIFT | (num & (((uint64_t)1 << TN_CLUSTER_KEY_FILE_SHIFT) - 1));
+}
 
-/* Reads one such item at in (n bytes there): *b its brief, *bytes and *len the connection's
- * bytes (in the input).  Returns its length, 0 when it is cut or malformed. */
+/* What a rank streams to rank 0 during the run, as items of a kind (u8):
+ * 0: a connection retired (analysis cfg.on_retire): its brief (struct tn_conn_brief, the
+ *    sender's store reference zeroed but for out.part TN_OUT_AWAY: the sender kept no copy),
+ *    the length of its bytes (u32) and the bytes (tn_conn_pack's bytes and the rest of its
+ *    state);
+ * 1: a later packet of the endpoints of such a connection its sender kept no copy of
+ *    (cfg.on_away), for rank 0 to analyse: the connection's number among the items of kind 0
+ *    its sender sent, from 0 (u64), and a windowed packet record (tn_cluster_wrec_pack) at the
+ *    packet's final place;
+ * 2: a connection by its brief alone, for outputs that read only briefs (tn_outputs_briefs_only):
+ *    struct tn_conn_brief, retired, the store reference zeroed. */
+void tn_cluster_retired_pack(const struct tn_conn_brief *b, const void *bytes, size_t n, struct tn_packbuf *out);
+void tn_cluster_away_pack(uint64_t id, const struct tn_pkt *p, struct tn_pkt_place place, struct tn_packbuf *out);
+void tn_cluster_brief_pack(const struct tn_conn_brief *b, struct tn_packbuf *out);
+
+/* Where rank 0 put the connections of kind 0 one sender sent, in order: their index in the
+ * analyzer that took them. */
+struct tn_cluster_taken {
+    size_t *idx;
+    size_t n, cap;
+};
+
+/* Reads one item of kind 0 at in (n bytes there, after the kind): *b its brief, *bytes and *len
+ * the connection's bytes (in the input).  Returns its length, 0 when it is cut or malformed. */
 size_t tn_cluster_retired_unpack(const uint8_t *in, size_t n, struct tn_conn_brief *b, const uint8_t **bytes,
                                  size_t *len);
 
-/* Every item at in (n bytes) into analyzer into: the bytes to into's store (cfg.spill_put, as
- * store part `part`) and the connection adopted by its brief (tn_analyzer_adopt_retired); with
- * no room in the store, adopted whole.  0, or -1 when one is malformed (its bytes must read as
- * a connection with the brief's first packet; those before it are into's). */
-int tn_cluster_retired_adopt(const uint8_t *in, size_t n, struct tn_analyzer *into, unsigned part);
+/* Every item one sender sent (n bytes at in) into analyzer into, taken (what was taken of
+ * that sender before, grown): a connection's bytes to into's store (cfg.spill_put, as store part
+ * `part`) and the connection adopted by its brief (tn_analyzer_adopt_retired), with no room in
+ * the store adopted whole; a packet (naming one of nfiles files) analysed in the connection of
+ * its endpoints (tn_analyzer_take_late for the first one, tn_analyzer_add_away); a brief alone
+ * adopted so (tn_analyzer_adopt_brief).  0, or -1 when
+ * one is malformed (a connection's bytes must read as a connection with its brief's first packet,
+ * a packet must be one of a connection taken; those before it are into's). */
+int tn_cluster_retired_adopt(const uint8_t *in, size_t n, struct tn_analyzer *into, unsigned part, int nfiles,
+                             struct tn_cluster_taken *taken);
 
 /* An experiment trace's results: its exit status (i32), trace totals (no file names: the
  * experiment table names the trace), the number of connections (u64) and each connection with

@@ -100,9 +100,9 @@ echo "mpi_shards: ${#wholes[@]} samples in ${#pieces[@]} pieces, $(($(wc -l <"$d
 # 1b. connections retired during the run (closed both ways and quiet: issue 12's store) go to
 # rank 0 with the rounds, and rank 0 keeps only their brief: eight lab captures in time order,
 # in pieces, in rounds of 200 packets, then the first one again 130 s later (every port
-# reused): its connections come back from the store on their owner, so a rank other than 0 that
-# sent one during the run sends it again at the end, and rank 0 keeps the last; -l and every
-# CSV file are one process's, also with -j 3 inside the ranks
+# reused): a rank other than 0 keeps no copy of a connection it sent, so the later packets of
+# its endpoints go to rank 0 with the rounds and are analysed there; -l and every CSV file are
+# one process's, also with -j 3 inside the ranks
 d=$tmp/retired
 mkdir -p "$d"
 rpieces=()
@@ -125,14 +125,34 @@ for np in 2 3 3j; do
     done
 done
 # the run did what it is meant to: ranks other than 0 retired connections during the run, and
-# one came again (-np 3: a connection of the late copy is rank 1's)
-streamed=$(sed -n 's/^rank 0: .*(\([0-9]*\) retired during the run), \([0-9]*\) of them came again.*/\1 \2/p' "$d/np3.err")
-if [ -z "$streamed" ] || [ "${streamed% *}" -eq 0 ] || [ "${streamed#* }" -eq 0 ]; then
-    echo "FAIL: retired -np 3: rank 0 got no connection retired during the run, or none came again: '$streamed'"
+# later packets of them went to rank 0 (-np 3: a connection of the late copy is rank 1's)
+streamed=$(sed -n 's/^rank 0: .*(\([0-9]*\) retired during the run).*/\1/p' "$d/np3.err")
+late=$(sed -n 's/^rank [12]: connections to rank 0: .*, \([0-9]*\) later packets of them.*/\1/p' "$d/np3.err" |
+       awk '{ s += $1 } END { print s + 0 }')
+if [ -z "$streamed" ] || [ "$streamed" -eq 0 ] || [ "$late" -eq 0 ]; then
+    echo "FAIL: retired -np 3: rank 0 got no connection retired during the run, or no later packet of one: '$streamed' '$late'"
     fail=1
 fi
+# the connection list and -q's summary read only briefs: the ranks keep the bytes, send rank 0
+# the briefs, and bring a connection back from their own store at a late packet
+for opt in list -q; do
+    args=()
+    [ $opt = -q ] && args=(-q)
+    "$bin" "${args[@]}" "${rpieces[@]}" >"$d/one$opt.txt" 2>"$d/one$opt.err" || { echo "FAIL: one process ($opt): $(cat "$d/one$opt.err")"; fail=1; }
+    for np in 2 3 3j; do
+        threads=()
+        [ $np = 3j ] && threads=(-j 3)
+        "${mpi[@]}" $(envx TN_CLUSTER_ROUND=200 TN_CLUSTER_REPORT=1) -np ${np%j} "$bin" "${threads[@]}" "${args[@]}" "${rpieces[@]}" \
+            >"$d/np$np$opt.txt" 2>"$d/np$np$opt.err" || { echo "FAIL: retired $opt -np $np exit $?: $(tail -3 "$d/np$np$opt.err")"; fail=1; continue; }
+        same "retired $opt -np $np" "$d/one$opt.txt" "$d/np$np$opt.txt"
+    done
+    if ! grep -q "^rank 1: connections to rank 0 (their briefs alone): [1-9]" "$d/np3$opt.err"; then
+        echo "FAIL: retired $opt -np 3: rank 1 sent no brief alone: $(grep '^rank 1: conn' "$d/np3$opt.err")"
+        fail=1
+    fi
+done
 echo "mpi_shards: $(($(wc -l <"$d/one/connections.csv") - 1)) connections, retired during the run and sent to rank 0" \
-     "as they go (-np 3: ${streamed% *} of them, ${streamed#* } came again): -np 2 3 (and -j 3) = one process"
+     "as they go (-np 3: $streamed of them, $late later packets analysed on rank 0): -np 2 3 (and -j 3) = one process"
 
 # 1c. a window (--from/--to) divided among the ranks: a record carries the earliest time stamp
 # its reader had read (the window's base is the earliest so far), so a later rank's packets

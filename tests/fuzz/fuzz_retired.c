@@ -1,10 +1,12 @@
 /* fuzz_retired.c - libFuzzer target: the connections the other ranks of an MPI job retire during
  * the run and stream to rank 0 (tn_cluster_retired_pack: a brief, a length, the bytes of the
- * connection's whole state; docs/cluster.md), taken as rank 0 takes them (assemble and
+ * connection's whole state; and tn_cluster_away_pack: a later packet of one its rank kept no copy
+ * of, analysed on rank 0; docs/cluster.md), taken as rank 0 takes them (assemble and
  * adopt_retired in cluster_mpi.c): tn_cluster_retired_adopt puts each one's bytes in rank 0's
  * store and keeps its brief, tn_cluster_conns_unpack adopts the connections a rank sends at the
- * end, tn_analyzer_keep_latest keeps the last copy of a connection that came again (retired,
- * then brought back by a late packet), rank 0's merge, then the outputs of one process, which
+ * end, tn_analyzer_finish finishes what the later packets brought back, tn_analyzer_keep_latest
+ * keeps the last copy of a connection that came again (a lone SYN retired, then brought back by
+ * a late packet), rank 0's merge, then the outputs of one process, which
  * read each retired connection back from the store.
  *
  * Byte 0 picks the command line (byte 0 % 4): the first two run with a store (cli/retire.c), so
@@ -50,8 +52,11 @@ static void assemble_and_write(const struct tn_options *o, const struct tn_analy
     struct tn_analyzer *remote = tn_analyzer_new(acfg);
     size_t len = ((size_t)in[0] | (size_t)in[1] << 8) % (n - 1);
     /* a malformed one would end the job; those taken before it are checked, and written */
-    if (tn_cluster_retired_adopt(in + 2, len, remote, REMOTE_PART) == 0)
+    struct tn_cluster_taken taken = {0};
+    if (tn_cluster_retired_adopt(in + 2, len, remote, REMOTE_PART, TN_FUZZ_NFILES, &taken) == 0)
         (void)tn_cluster_conns_unpack(in + 2 + len, n - 2 - len, remote);
+    free(taken.idx);
+    tn_analyzer_finish(remote);   /* what late packets brought back */
     size_t again = tn_analyzer_keep_latest(remote);
     /* (on stderr: seen with TN_FUZZ_VERBOSE=1, what an input reached) */
     fprintf(stderr, "fuzz_retired: %zu connections (%zu retired to the store), %zu came again\n",

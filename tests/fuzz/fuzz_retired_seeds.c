@@ -1,11 +1,13 @@
 /* fuzz_retired_seeds.c - seeds for fuzz_retired from real traces.  Each FILE is analysed as a
  * rank other than 0 analyses the connections it owns: with a store, and cfg.on_retire writing
  * each connection that retires (closed both ways and quiet, or a lone SYN) as
- * tn_cluster_retired_pack streams it to rank 0.  Then two late packets, as a late FIN would be:
- * a copy of the trace's last TCP/DFCP packet 1 s after the trace, which moves the clock past the
+ * tn_cluster_retired_pack streams it to rank 0, and cfg.on_away writing each later packet of one
+ * it kept no copy of (tn_cluster_away_pack).  Then two late packets, as a late FIN would be: a
+ * copy of the trace's last TCP/DFCP packet 1 s after the trace, which moves the clock past the
  * quiet time of every closed connection (they retire), and 1 s later a copy of the last packet of
- * one that retired, which brings it back whole: it comes to rank 0 again at the end, and rank 0
- * keeps that copy (tn_analyzer_keep_latest).  A seed: the command line byte (cycling through
+ * one that retired: one that finished goes to rank 0 in the stream, to be analysed there; a lone
+ * SYN comes back whole from the store and to rank 0 again at the end, and rank 0 keeps that copy
+ * (tn_analyzer_keep_latest).  A seed: the command line byte (cycling through
  * fuzz_retired's), the stream's length (u16), the stream, and the connections not retired
  * (tn_conn_pack's, as a rank sends them at the end); under 60000 bytes.  A trace in which nothing
  * retires gives no seed.
@@ -32,15 +34,21 @@ struct retired_out {
     size_t sent, skipped;
 };
 
-static void on_retire(void *arg, const struct tn_conn_brief *b, const void *bytes, size_t n)
+static uint64_t on_retire(void *arg, const struct tn_conn_brief *b, const void *bytes, size_t n)
 {
     struct retired_out *m = arg;
-    if (m->stream.n + sizeof *b + 4 + n > STREAM_MAX) {
-        m->skipped++;
-        return;
-    }
+    if (m->stream.n + 1 + sizeof *b + 4 + n > STREAM_MAX)
+        return UINT64_MAX - m->skipped++;   /* not sent: rank 0 would refuse its later packets */
     tn_cluster_retired_pack(b, bytes, n, &m->stream);
-    m->sent++;
+    return m->sent++;
+}
+
+static void on_away(void *arg, uint64_t id, const struct tn_pkt *p, struct tn_pkt_place place)
+{
+    struct retired_out *m = arg;
+    if (id >= m->sent || m->stream.n + 9 + TN_CLUSTER_WREC_MAX > STREAM_MAX)
+        return;
+    tn_cluster_away_pack(id, p, place, &m->stream);
 }
 
 /* The last packet of each flow (by tn_flow_hash), for the late ones. */
@@ -96,6 +104,7 @@ static int seed_of(const char *dir, const char *path, int i)
                                    .spill_get = mem_get,
                                    .spill_arg = &m.store,
                                    .on_retire = on_retire,
+                                   .on_away = on_away,
                                    .on_retire_arg = &m};
     struct tn_analyzer *an = tn_analyzer_new(&acfg);
     struct tn_dissect_cfg dcfg;
