@@ -31,21 +31,14 @@ static void spaces(struct tn_line *l, size_t k)
     }
 }
 
-void tn_line_pad(struct tn_line *l, const char *s, size_t width, int left)
+void tn_line_pad_slow(struct tn_line *l, const char *s, size_t len, size_t width, int left)
 {
-    size_t len = strlen(s), pad = len < width ? width - len : 0;
+    size_t pad = len < width ? width - len : 0;
     if (!left)
         spaces(l, pad);
     tn_line_mem(l, s, len);
     if (left)
         spaces(l, pad);
-}
-
-void tn_line_u64(struct tn_line *l, uint64_t v)
-{
-    char s[TN_U64_LEN], *end = s + sizeof s;
-    char *p = tn_u64_back(end, v);
-    tn_line_mem(l, p, (size_t)(end - p));
 }
 
 void tn_line_fixed(struct tn_line *l, double v, int prec)

@@ -70,9 +70,31 @@ static inline char *tn_u64_back(char *end, uint64_t v)
     } while (v);
     return end;
 }
-/* s padded with spaces to width: on the right ("%-*s") when left, else on the left ("%*s") */
-void tn_line_pad(struct tn_line *l, const char *s, size_t width, int left);
-void tn_line_u64(struct tn_line *l, uint64_t v);              /* "%" PRIu64 */
+void tn_line_pad_slow(struct tn_line *l, const char *s, size_t len, size_t width, int left);
+
+/* s padded with spaces to width: on the right ("%-*s") when left, else on the left ("%*s");
+ * the field blanked at once, then s put in its place */
+static inline void tn_line_pad(struct tn_line *l, const char *s, size_t width, int left)
+{
+    size_t len = strlen(s);
+    if (len >= width || width > TN_LINE_BUF) {
+        tn_line_pad_slow(l, s, len, width, left);
+        return;
+    }
+    char *p = tn_line_room(l, width);
+    memset(p, ' ', width);
+    memcpy(left ? p : p + width - len, s, len);
+}
+
+/* "%" PRIu64: the digits made in t, then a fixed 20 bytes copied (a constant-size memcpy the
+ * compiler inlines; what lies past the digits is left beyond l->n) */
+static inline void tn_line_u64(struct tn_line *l, uint64_t v)
+{
+    char t[40], *end = t + 20;
+    char *p = tn_u64_back(end, v);
+    memcpy(tn_line_room(l, 20), p, 20);
+    l->n -= 20 - (size_t)(end - p);
+}
 void tn_line_fixed(struct tn_line *l, double v, int prec);    /* "%.*f" (tn_fmt_fixed) */
 
 #endif
