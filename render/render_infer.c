@@ -7,7 +7,7 @@
 #include "render_long_int.h"
 
 /* "       %-22s ": the start of every line of a sender's block */
-static void label(struct tn_line *l, const char *lbl)
+static inline void label(struct tn_line *l, const char *lbl)
 {
     tn_line_mem(l, "       ", 7);
     tn_line_pad(l, lbl, 22, 1);

@@ -54,7 +54,7 @@ enum { A_END = 5 + 24 + 1 + COLW, B_LABEL = A_END + 4, ROW_LEN = B_LABEL + 24 + 
 
 /* A row of fields that fit: spaces, then the labels and the right-aligned values put in place
  * (a short-connection report is millions of rows: no printf, no copy through a line buffer). */
-static char *row_blank(struct tn_line *l, const char *label, size_t nl)
+static inline char *row_blank(struct tn_line *l, const char *label, size_t nl)
 {
     char *p = tn_line_room(l, ROW_LEN);
     memset(p, ' ', ROW_LEN - 1);
@@ -64,7 +64,7 @@ static char *row_blank(struct tn_line *l, const char *label, size_t nl)
     return p;
 }
 
-static void row_s(struct tn_line *l, const char *label, const char *a, const char *b)
+static inline void row_s(struct tn_line *l, const char *label, const char *a, const char *b)
 {
     size_t nl = strlen(label), na = strlen(a), nb = strlen(b);
     if (nl > 24 || na > COLW || nb > COLW) {
@@ -76,7 +76,7 @@ static void row_s(struct tn_line *l, const char *label, const char *a, const cha
     memcpy(p + ROW_LEN - 1 - nb, b, nb);
 }
 
-static void row_u(struct tn_line *l, const char *label, uint64_t a, uint64_t b)
+static inline void row_u(struct tn_line *l, const char *label, uint64_t a, uint64_t b)
 {
     size_t nl = strlen(label);
     if (nl > 24) {
