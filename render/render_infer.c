@@ -160,14 +160,6 @@ static void sender_block(struct tn_line *l, const struct tn_conn *c, enum tn_dir
     }
 }
 
-void tn_report_tcp_inference(FILE *out, const struct tn_conn *c)
-{
-    struct tn_line l;
-    tn_line_begin(&l, out);
-    tn_report_tcp_inference_line(&l, c);
-    tn_line_end(&l);
-}
-
 void tn_report_tcp_inference_line(struct tn_line *l, const struct tn_conn *c)
 {
     tn_line_str(l, "   inference:\n     vantage point:         ");
