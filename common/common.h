@@ -91,7 +91,8 @@ void *tn_xrealloc(void *p, size_t n) __attribute__((warn_unused_result));
 char *tn_xstrdup(const char *s) __attribute__((malloc, warn_unused_result));
 
 /* v as snprintf(buf, len, "%.*f", prec, v) writes it, byte for byte, and the same return: the
- * length of the whole text (a text of len or more was cut) (common_fmt.c). */
+ * length of the whole text (a text of len or more was cut) (common_fmt.c). Unlike snprintf it
+ * may change bytes after the NUL, within len. */
 size_t tn_fmt_fixed(char *buf, size_t len, double v, int prec);
 
 /* v in decimal as "%" PRIu64 prints it, with its NUL, into buf (TN_U64_LEN bytes); returns the

@@ -9,6 +9,28 @@
 
 __extension__ typedef unsigned __int128 tn_u128;
 
+/* "00".."99": two digits per division, half the divisions of one digit at a time */
+static const char digits2[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                              "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                              "8081828384858687888990919293949596979899";
+
+/* v's decimal digits ending just before p; returns the first */
+static char *u64_back(char *p, uint64_t v)
+{
+    while (v >= 100) {
+        p -= 2;
+        memcpy(p, digits2 + 2 * (v % 100), 2);
+        v /= 100;
+    }
+    if (v >= 10) {
+        p -= 2;
+        memcpy(p, digits2 + 2 * v, 2);
+    } else {
+        *--p = (char)('0' + v);
+    }
+    return p;
+}
+
 static const uint32_t pow10_u32[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
 
 size_t tn_fmt_fixed(char *buf, size_t len, double v, int prec)
@@ -57,33 +79,35 @@ size_t tn_fmt_fixed(char *buf, size_t len, double v, int prec)
         ip = (uint64_t)(n / pow10_u32[prec]);
         fp = (uint32_t)(n % pow10_u32[prec]);
     }
-    char tmp[32];
-    char *p = tmp + sizeof tmp;
-    for (int i = 0; i < prec; i++, fp /= 10)
-        *--p = (char)('0' + fp % 10);
+    /* digits made at the end of tmp, then a constant 32 bytes copied (the compiler inlines
+     * that copy; at most 31 bytes with the NUL are the number, len >= 32 has room for all) */
+    char tmp[64];
+    char *p = tmp + 32;
+    for (int i = prec; i > 0; i -= 2, fp /= 100) {
+        if (i == 1) {
+            *--p = (char)('0' + fp % 10);
+            break;
+        }
+        p -= 2;
+        memcpy(p, digits2 + 2 * (fp % 100), 2);
+    }
     if (prec)
         *--p = '.';
-    do {
-        *--p = (char)('0' + ip % 10);
-        ip /= 10;
-    } while (ip);
+    p = u64_back(p, ip);
     if (signbit(v))
         *--p = '-';   /* printf keeps the sign of a negative value that rounds to zero, and of -0 */
-    size_t k = (size_t)(tmp + sizeof tmp - p);
-    memcpy(buf, p, k);
+    size_t k = (size_t)(tmp + 32 - p);
+    memcpy(buf, p, 32);
     buf[k] = '\0';
     return k;
 }
 
 size_t tn_fmt_u64(char *buf, uint64_t v)
 {
-    char t[TN_U64_LEN], *p = t + sizeof t;
-    do {
-        *--p = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    size_t k = (size_t)(t + sizeof t - p);
-    memcpy(buf, p, k);
+    char t[TN_U64_LEN], *end = t + sizeof t;
+    char *p = u64_back(end, v);
+    size_t k = (size_t)(end - p);
+    memcpy(buf, p, k);   /* exactly: tn_endpoint_str writes several into one buffer */
     buf[k] = '\0';
     return k;
 }

@@ -100,9 +100,6 @@ struct tn_long_opts {
 void tn_report_long(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel,
                     const struct tn_long_opts *lo);
 
-/* The inference block of the long report for one TCP connection (render_infer.c). */
-void tn_report_tcp_inference(FILE *out, const struct tn_conn *c);
-
 /* --json: JSON Lines of the connections, senders and events the CSV files hold, one object per
  * line with a "type" member; path "-" is standard output (render_json.c). */
 int tn_json_write(const char *path, const struct tn_analyzer *a, const struct tn_view *v,

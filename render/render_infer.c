@@ -4,9 +4,10 @@
  * millions of them. */
 #include "render.h"
 #include "render_line.h"
+#include "render_long_int.h"
 
 /* "       %-22s ": the start of every line of a sender's block */
-static void label(struct tn_line *l, const char *lbl)
+static inline void label(struct tn_line *l, const char *lbl)
 {
     tn_line_mem(l, "       ", 7);
     tn_line_pad(l, lbl, 22, 1);
@@ -159,28 +160,25 @@ static void sender_block(struct tn_line *l, const struct tn_conn *c, enum tn_dir
     }
 }
 
-void tn_report_tcp_inference(FILE *out, const struct tn_conn *c)
+void tn_report_tcp_inference_line(struct tn_line *l, const struct tn_conn *c)
 {
-    struct tn_line l;
-    tn_line_begin(&l, out);
-    tn_line_str(&l, "   inference:\n     vantage point:         ");
-    tn_line_str(&l, tn_vantage_name(c->vantage));
+    tn_line_str(l, "   inference:\n     vantage point:         ");
+    tn_line_str(l, tn_vantage_name(c->vantage));
     if (c->hs_rtt_ms >= 0) {
-        tn_line_str(&l, " (handshake rtt ");
-        tn_line_fixed(&l, c->hs_rtt_ms, 3);
-        tn_line_str(&l, " ms: monitor<->a ");
-        tn_line_fixed(&l, c->hs_half_ms[TN_A2B], 3);
-        tn_line_str(&l, " ms, monitor<->b ");
-        tn_line_fixed(&l, c->hs_half_ms[TN_B2A], 3);
-        tn_line_str(&l, " ms)");
+        tn_line_str(l, " (handshake rtt ");
+        tn_line_fixed(l, c->hs_rtt_ms, 3);
+        tn_line_str(l, " ms: monitor<->a ");
+        tn_line_fixed(l, c->hs_half_ms[TN_A2B], 3);
+        tn_line_str(l, " ms, monitor<->b ");
+        tn_line_fixed(l, c->hs_half_ms[TN_B2A], 3);
+        tn_line_str(l, " ms)");
     } else {
-        tn_line_str(&l, " (handshake not seen)");
+        tn_line_str(l, " (handshake not seen)");
     }
-    tn_line_char(&l, '\n');
+    tn_line_char(l, '\n');
     for (int d = 0; d < 2; d++) {
         const struct tn_tcp_infer *f = &c->inf[d];
         if (c->d[d].data_pkts || f->rexmit[0] + f->rexmit[1] + f->rexmit[3])   /* SYN/FIN resent */
-            sender_block(&l, c, (enum tn_dir)d);
+            sender_block(l, c, (enum tn_dir)d);
     }
-    tn_line_end(&l);
 }
