@@ -79,6 +79,19 @@ static int adopt(const struct tn_packbuf *s, bool store)
     return r;
 }
 
+/* Rank 0 adopts the other rank's stream s, with a store (m) or without; returns its analyzer
+ * and, in *ntaken, how many connections a later packet could name. */
+static struct tn_analyzer *adopt_at_rank0(const struct tn_packbuf *s, bool store, struct mem_store *m, size_t *ntaken)
+{
+    struct tn_analysis_cfg cfg = rank0_cfg(store, m);
+    struct tn_analyzer *an = tn_analyzer_new(&cfg);
+    struct tn_cluster_taken taken = {0};
+    ck_assert_int_eq(tn_cluster_retired_adopt(s->p, s->n, an, 1, 1, &taken), 0);
+    *ntaken = taken.n;
+    free(taken.idx);
+    return an;
+}
+
 START_TEST(test_retired_taken)
 {
     const struct tn_conn_priv *cp = real_conn();
@@ -88,12 +101,9 @@ START_TEST(test_retired_taken)
     put(cp, &b, 0, &s);
     for (int store = 0; store < 2; store++) {
         struct mem_store m = {0};
-        struct tn_analysis_cfg cfg = rank0_cfg(store, &m);
-        struct tn_analyzer *an = tn_analyzer_new(&cfg);
-        struct tn_cluster_taken taken = {0};
-        ck_assert_int_eq(tn_cluster_retired_adopt(s.p, s.n, an, 1, 1, &taken), 0);
-        ck_assert_uint_eq(taken.n, 1);
-        free(taken.idx);
+        size_t ntaken;
+        struct tn_analyzer *an = adopt_at_rank0(&s, store, &m, &ntaken);
+        ck_assert_uint_eq(ntaken, 1);
         ck_assert_uint_eq(tn_analyzer_conn_count(an), 1);
         /* with a store its brief only, the connection read back from the store */
         ck_assert_uint_eq(tn_analyzer_retired(an), (size_t)store);
@@ -325,11 +335,9 @@ START_TEST(test_retired_brief_alone)
     ck_assert_uint_eq(s.n, 1 + sizeof b);
     for (int store = 0; store < 2; store++) {
         struct mem_store m = {0};
-        struct tn_analysis_cfg cfg = rank0_cfg(store, &m);
-        struct tn_analyzer *an = tn_analyzer_new(&cfg);
-        struct tn_cluster_taken taken = {0};
-        ck_assert_int_eq(tn_cluster_retired_adopt(s.p, s.n, an, 1, 1, &taken), 0);
-        ck_assert_uint_eq(taken.n, 0); /* no later packet can name it */
+        size_t ntaken;
+        struct tn_analyzer *an = adopt_at_rank0(&s, store, &m, &ntaken);
+        ck_assert_uint_eq(ntaken, 0); /* no later packet can name it */
         ck_assert_uint_eq(tn_analyzer_conn_count(an), 1);
         ck_assert_uint_eq(tn_analyzer_retired(an), 1);
         struct tn_conn_brief got;
@@ -339,7 +347,6 @@ START_TEST(test_retired_brief_alone)
         ck_assert_uint_eq(got.data_bytes[0], b.data_bytes[0]);
         ck_assert_uint_eq(m.puts, 0);
         tn_analyzer_free(an);
-        free(taken.idx);
         free(m.p);
     }
     /* cut, or a brief marked unfinished */
