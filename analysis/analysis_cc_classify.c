@@ -143,10 +143,17 @@ static double delay_z(const struct tn_cc_fit *a, const struct tn_cc_fit *b, cons
     return 0;
 }
 
+/* Identical on the flow: the same error at every fitted round and the same decreases (a
+ * median alone can coincide: ns-2's BIC and CUBIC v2.1 at 50 Mbit/s x 80 ms had equal medians
+ * with 37 of 133 rounds apart). */
 static bool same_replay(const struct tn_cc_fit *a, const struct tn_cc_fit *b)
 {
-    return a->nerr == b->nerr && fabs(a->err_med - b->err_med) < SAME && a->nbeta_pred == b->nbeta_pred &&
-           fabs(a->beta_pred - b->beta_pred) < SAME;
+    if (a->nerr != b->nerr || a->nbeta_pred != b->nbeta_pred || fabs(a->beta_pred - b->beta_pred) >= SAME)
+        return false;
+    for (unsigned i = 0; i < a->nerr; i++)
+        if (fabs(a->err[i] - b->err[i]) >= SAME)
+            return false;
+    return fabs(a->err_med - b->err_med) < SAME;
 }
 
 static size_t add(char *buf, size_t len, size_t at, const char *fmt, ...)

@@ -123,9 +123,12 @@ void tn_cc_cong_avoid_ai(struct tn_cc_sock *sk, double w, double acked);   /* tc
 void tn_cc_reno_cong_avoid(struct tn_cc_sock *sk, double acked);
 double tn_cc_reno_ssthresh(struct tn_cc_sock *sk);              /* max(cwnd >> 1, 2) */
 double tn_cc_reno_undo_cwnd(struct tn_cc_sock *sk);             /* max(cwnd, prior_cwnd) */
+/* tcp_in_slow_start; Linux 2.6.22's modules slow-started at the threshold too
+ * ("if (tp->snd_cwnd <= tp->snd_ssthresh) tcp_slow_start(tp)"), so the ACK after a recovery
+ * that set the window to ssthresh raises it by one. */
 static inline bool tn_cc_in_slow_start(const struct tn_cc_sock *sk)
 {
-    return sk->cwnd < sk->ssthresh;
+    return sk->linux_2_6_22 ? sk->cwnd <= sk->ssthresh : sk->cwnd < sk->ssthresh;
 }
 
 /* Scalable's and Illinois's 7/8 is the smallest cut a loss-based flavour makes at a loss

@@ -8,17 +8,34 @@
  * returns the segments left over for congestion avoidance. */
 double tn_cc_slow_start(struct tn_cc_sock *sk, double acked)
 {
+    if (sk->linux_2_6_22) {   /* 2.6.22 without ABC: one segment per ACK, not capped at ssthresh */
+        sk->cwnd += 1;
+        return 0;
+    }
     double room = sk->ssthresh - sk->cwnd;
     double used = acked < room ? acked : room;
     sk->cwnd += used;
     return acked - used;
 }
 
-/* tcp_cong_avoid_ai: one segment per w segments acknowledged. */
+/* tcp_cong_avoid_ai: one segment per w segments acknowledged.  Linux 2.6.22 (ns-2.35's
+ * modules) counted ACKs, not segments, and raised the window on the ACK after the count reached
+ * w: "if (tp->snd_cwnd_cnt >= cnt) { snd_cwnd++; snd_cwnd_cnt = 0; } else snd_cwnd_cnt++;"
+ * (tcp_reno_cong_avoid, bictcp_cong_avoid of BIC and CUBIC v2.1; Scalable's "> min(cwnd, 50)"
+ * after the ++ is the same), so one segment per w + 1 ACKs. */
 void tn_cc_cong_avoid_ai(struct tn_cc_sock *sk, double w, double acked)
 {
     if (w < 1)
         w = 1;
+    if (sk->linux_2_6_22) {
+        if (sk->cwnd_cnt >= w) {
+            sk->cwnd += 1;
+            sk->cwnd_cnt = 0;
+        } else {
+            sk->cwnd_cnt += 1;
+        }
+        return;
+    }
     if (sk->cwnd_cnt >= w) {   /* credits accumulated at a higher w: apply them gently */
         sk->cwnd_cnt = 0;
         sk->cwnd += 1;

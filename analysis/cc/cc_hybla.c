@@ -54,7 +54,7 @@ static void hybla_cong_avoid(struct tn_cc_sock *sk, double acked)
         return;
     }
     double incr;   /* in 1/128 segment */
-    bool ss = tn_cc_in_slow_start(sk);
+    bool ss = sk->cwnd < sk->ssthresh;   /* hybla_cong_avoid's own test, in 2.6.22 as today */
     if (ss) {
         /* 2^rho - 1 in 1/128 as tcp_hybla.c computes it: 2^min(rho's integer part, 16) times
          * 2^(eighths / 8) from its fractions[] table (so that a long RTT cannot overflow) */
@@ -74,7 +74,8 @@ static void hybla_cong_avoid(struct tn_cc_sock *sk, double acked)
         ca->cents -= 128;
         sk->cwnd_cnt = 0;
     }
-    if (incr == 0 && odd == 0 && sk->cwnd_cnt >= sk->cwnd) {
+    /* today's check for a window not raised for a while (2.6.22 has none) */
+    if (!sk->linux_2_6_22 && incr == 0 && odd == 0 && sk->cwnd_cnt >= sk->cwnd) {
         sk->cwnd += 1;
         sk->cwnd_cnt = 0;
     }

@@ -613,9 +613,11 @@ END_TEST
  * below that maximum, 73710 / 1024 = 71 and W_max 165870 / 2048 = 80 (today's CUBIC: 70, then
  * 63 and W_max 76.5).  Before a first loss 50 ACKs a segment, scaled by the segments per
  * ACK: bictcp_acked's estimate starts at 2 << 4 = 32 and with one segment per ACK settles at
- * 31 (32 - (32 >> 4) + 1, then 31 - 1 + 1), so 50 x 16 / 31 = 25 ACKs a segment: 100 ACKs at
- * 20 segments (the TCP-friendly window a segment per 20 x 23 / 8 = 57 ACKs and more, never
- * above the window) make 24.  Today's CUBIC caps its count at 20 there: 25. */
+ * 31 (32 - (32 >> 4) + 1, then 31 - 1 + 1), so a count of 50 x 16 / 31 = 25, and 2.6.22
+ * raises the window on the ACK after its count reached it ("if (tp->snd_cwnd_cnt >= ca->cnt)
+ * snd_cwnd++ ... else tp->snd_cwnd_cnt++"): a segment per 26 ACKs, so 100 ACKs at 20 segments
+ * (the TCP-friendly window a segment per 20 x 23 / 8 = 57 ACKs and more, never above the
+ * window) make 23 (24 with a segment per 25).  Today's CUBIC caps its count at 20 there: 25. */
 START_TEST(test_cubic_v2_1_as_linux_2_6_22)
 {
     void *priv = calloc(1, tn_cc_cubic_ops.priv_size);
@@ -634,8 +636,67 @@ START_TEST(test_cubic_v2_1_as_linux_2_6_22)
         tn_cc_cubic_ops.pkts_acked(&sk);
         tn_cc_cubic_ops.cong_avoid(&sk, 1);
     }
-    ck_assert_double_eq(sk.cwnd, 24);
+    ck_assert_double_eq(sk.cwnd, 23);
     free(priv);
+}
+END_TEST
+
+/* Reno as Linux 2.6.22 (ns-2.35's tcp/linux/src/tcp_cong.c tcp_reno_cong_avoid, by hand):
+ * slow start while cwnd <= ssthresh, one segment per ACK; above, "if (tp->snd_cwnd_cnt >=
+ * tp->snd_cwnd) { snd_cwnd++; snd_cwnd_cnt = 0; } else snd_cwnd_cnt++".  From a recovery that
+ * left cwnd = ssthresh = 10: the first ACK slow-starts to 11, the next 11 count to 11, the 13th
+ * raises it to 12.  Today's Linux: no slow start at the threshold, 11 after 10 ACKs, 12 after 21. */
+START_TEST(test_reno_counting_as_linux_2_6_22)
+{
+    for (int old = 0; old < 2; old++) {
+        struct tn_cc_sock sk = {.cwnd = 10, .ssthresh = 10, .mss = 1000, .acked = 1, .linux_2_6_22 = old};
+        double after[14];
+        for (int i = 1; i <= 13; i++) {
+            tn_cc_reno_cong_avoid(&sk, 1);
+            after[i] = sk.cwnd;
+        }
+        ck_assert_double_eq(after[1], old ? 11 : 10);
+        ck_assert_double_eq(after[10], 11);
+        ck_assert_double_eq(after[12], 11);
+        ck_assert_double_eq(after[13], old ? 12 : 11);
+    }
+}
+END_TEST
+
+/* Two flavours are one hypothesis only where their replays agree on every fitted round: equal
+ * medians are not enough.  Eight recoveries each cut 40 segments to 0.80 (BIC's and CUBIC
+ * v2.1's 819/1024, Reno's 0.5 off by 0.3); over 12 window-clocked rounds BIC's copy is closer
+ * on 10 and CUBIC's on 2 (sign test z = 8 / sqrt(12) = 2.3 > 1.96), with the same median
+ * error.  Taken for the same replay, the two were named by the first in flavours.def: cubic. */
+START_TEST(test_equal_median_is_not_the_same_replay)
+{
+    double reno_err[12], cubic_err[12], bic_err[12], knees[8], knee_win[8], flights[8], half[8], cut[8];
+    for (int i = 0; i < 12; i++) {
+        reno_err[i] = 0.10;
+        cubic_err[i] = i < 10 ? 0.05 : 0.01;
+        bic_err[i] = i < 10 ? 0.01 : 0.05;
+    }
+    for (int i = 0; i < 8; i++) {
+        knees[i] = cut[i] = 0.80;
+        knee_win[i] = 40;
+        flights[i] = 0.79;
+        half[i] = 0.5;
+    }
+    struct tn_cc_fit fits[4] = {
+        {.ops = &tn_cc_reno_ops, .err_med = 0.10, .nerr = 12, .err = reno_err, .flight_med = 40, .beta_pred = 0.5,
+         .nbeta_pred = 8, .betas = half, .nslots = 8},
+        {.ops = &tn_cc_cubic_ops, .err_med = 0.03, .nerr = 12, .err = cubic_err, .flight_med = 40, .beta_pred = 0.8,
+         .nbeta_pred = 8, .betas = cut, .nslots = 8},
+        {.ops = &tn_cc_bbr_ops},
+        {.ops = &tn_cc_bic_ops, .err_med = 0.03, .nerr = 12, .err = bic_err, .flight_med = 40, .beta_pred = 0.8,
+         .nbeta_pred = 8, .betas = cut, .nslots = 8},
+    };
+    struct tn_cc_obs obs = {.betas = flights, .nbetas = 8, .knees = knees, .knee_win = knee_win, .nknees = 8,
+                            .rounds = 100, .min_rtt_ms = 40, .srtt_ms = 45, .flight_max = 40, .min_srtt_ms = 45};
+    struct tn_tcp_infer inf;
+    memset(&inf, 0, sizeof inf);
+    tn_cc_classify(fits, 4, &obs, &inf);
+    ck_assert_msg(inf.flavor == TN_CC_BIC, "named %d: %s", (int)inf.flavor, inf.cc_evidence);
 }
 END_TEST
 
@@ -1120,6 +1181,8 @@ Suite *tn_infer_suite(void)
     tcase_add_test(tc, test_hybla_slow_start_as_linux);
     tcase_add_test(tc, test_cubic_v2_1_as_linux_2_6_22);
     tcase_add_test(tc, test_illinois_decrease_as_linux_2_6_22);
+    tcase_add_test(tc, test_reno_counting_as_linux_2_6_22);
+    tcase_add_test(tc, test_equal_median_is_not_the_same_replay);
     tcase_add_test(tc, test_cubic_hystart_after_recovery_as_linux);
     tcase_add_test(tc, test_rtt_sacked_as_linux);
     tcase_add_test(tc, test_lost_resent_segment_outlives_recovery);
