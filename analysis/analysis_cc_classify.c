@@ -13,7 +13,8 @@
  * other distinct flavour, on growth or on decrease and significantly worse on neither;
  * flavours whose replays are identical on the flow are one hypothesis, named by the first in
  * flavours.def.  Otherwise the verdict is unknown and the evidence names the set.  Without a
- * loss the loss-based flavours are not told apart (they differ mainly in their decrease): unknown. */
+ * loss the loss-based flavours are told apart by their growth alone, which must then beat
+ * every rival significantly, and such a verdict stays below even odds. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -272,11 +273,12 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
         k->dec = beta_obs < 0 ? 0 : f->nbeta_pred ? dec_err(f, beta_obs, f->beta_pred) : worst_dec;
         k->scored = fit_ok || beta_obs >= 0;
         /* ruled out: a window kept at every loss rules out the flavours that cut it, and BBR
-         * needs that or its ProbeRTT dips; named: a loss-based flavour only with a decrease
-         * seen (they differ mainly in it), a delay-based one (Vegas) also by its growth alone,
-         * which must then beat every loss-based one too */
+         * needs that or its ProbeRTT dips.  Every rival may be named: without a decrease seen
+         * only by its growth, significantly closer than every other rival's on the paired
+         * rounds (beats: BY_GROWTH, confidence below 1/2); flavours that grow alike (Reno and
+         * Westwood+, several below their low windows) then tie, and the verdict is unknown */
         k->rival = k->scored && (model_based ? no_cut || obs->probe_rtt_dips > 0 || bbr_falls : !no_cut);
-        k->candidate = k->rival && (model_based || nknees > 0 || !strcmp(f->ops->kind, "delay-based"));
+        k->candidate = k->rival;
         k->as_reno = reno_here(f->ops, obs);
         if (k->as_reno)   /* one hypothesis with Reno, which is scored and named for both */
             k->candidate = false;
@@ -338,8 +340,7 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
         if (c[i].candidate)
             order[nc++] = (int)i;
     if (!nc) {
-        add(ev, len, at, "; %s", nknees || no_cut ? "no flavour modelled explains it"
-                                                  : "no decrease seen: loss-based flavours not told apart");
+        add(ev, len, at, "; no flavour modelled explains it");
         return;
     }
     for (int i = 1; i < nc; i++)   /* by score */

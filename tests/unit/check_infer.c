@@ -700,6 +700,47 @@ START_TEST(test_equal_median_is_not_the_same_replay)
 }
 END_TEST
 
+/* Without a loss a flavour is named by its growth alone when its open-loop copy is closer to
+ * the rounds' flights than every other rival's on significantly more rounds, and below even
+ * odds: over 12 rounds CUBIC's copy is closer than Reno's and Westwood+'s on all 12 (sign test
+ * z = 12 / sqrt(12) = 3.5), so cubic, confidence z / (z + 1.96) / 2 x u / (u + 1) with u =
+ * 12 / 8: 0.32 x 0.6 = 0.19.  Where Reno's copy matches CUBIC's on every round the two are
+ * one hypothesis, named reno, which Westwood+ ties (one growth function: growth_z 0): unknown. */
+START_TEST(test_named_by_growth_alone_without_a_loss)
+{
+    double close[12], far[12];
+    for (int i = 0; i < 12; i++) {
+        close[i] = 0.02;
+        far[i] = 0.10;
+    }
+    for (int tie = 0; tie < 2; tie++) {
+        /* in flavours.def's order; BBR to Vegas not replayed on this flow (no rounds: not scored) */
+        struct tn_cc_fit fits[TN_CC_WESTWOOD] = {
+            {.ops = &tn_cc_reno_ops, .err_med = tie ? 0.02 : 0.10, .nerr = 12, .err = tie ? close : far, .flight_med = 40},
+            {.ops = &tn_cc_cubic_ops, .err_med = 0.02, .nerr = 12, .err = close, .flight_med = 40},
+            {.ops = &tn_cc_bbr_ops},
+            {.ops = &tn_cc_bic_ops},
+            {.ops = &tn_cc_highspeed_ops},
+            {.ops = &tn_cc_scalable_ops},
+            {.ops = &tn_cc_htcp_ops},
+            {.ops = &tn_cc_vegas_ops},
+            {.ops = &tn_cc_westwood_ops, .err_med = 0.10, .nerr = 12, .err = far, .flight_med = 40},
+        };
+        struct tn_cc_obs obs = {.rounds = 100, .min_rtt_ms = 40, .srtt_ms = 45, .flight_max = 40, .min_srtt_ms = 45};
+        struct tn_tcp_infer inf;
+        memset(&inf, 0, sizeof inf);
+        tn_cc_classify(fits, TN_CC_WESTWOOD, &obs, &inf);
+        if (tie) {
+            ck_assert_msg(inf.flavor == TN_CC_UNKNOWN, "named %d: %s", (int)inf.flavor, inf.cc_evidence);
+        } else {
+            ck_assert_msg(inf.flavor == TN_CC_CUBIC, "named %d: %s", (int)inf.flavor, inf.cc_evidence);
+            double z = 12 / sqrt(12.0), u = 12.0 / 8;
+            ck_assert_double_eq_tol(inf.flavor_confidence, z / (z + 1.96) / 2 * u / (u + 1), 1e-9);
+        }
+    }
+}
+END_TEST
+
 /* Illinois's decrease in Linux 2.6.22 (ns-2.35's tcp/linux/src/tcp_illinois.c) is
  * (cwnd * beta) >> BETA_SHIFT: the window goes TO beta x cwnd, where today's takes beta x cwnd
  * off it.  Two RTT samples of 40 and 80 ms in one round, then a round of 40 ms ones: base 40,
@@ -1183,6 +1224,7 @@ Suite *tn_infer_suite(void)
     tcase_add_test(tc, test_illinois_decrease_as_linux_2_6_22);
     tcase_add_test(tc, test_reno_counting_as_linux_2_6_22);
     tcase_add_test(tc, test_equal_median_is_not_the_same_replay);
+    tcase_add_test(tc, test_named_by_growth_alone_without_a_loss);
     tcase_add_test(tc, test_cubic_hystart_after_recovery_as_linux);
     tcase_add_test(tc, test_rtt_sacked_as_linux);
     tcase_add_test(tc, test_lost_resent_segment_outlives_recovery);
