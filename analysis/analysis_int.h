@@ -75,6 +75,8 @@ struct tn_sender {
     bool zero_window;          /* receiver advertised zero */
     uint32_t rwnd;             /* last window advertised to this sender (scaled) */
     bool rwnd_seen;
+    bool rwnd_scale_unknown;   /* the SYNs were not seen: the window's scale is unknown */
+    bool rwnd_scaled;          /* ... and more was in flight than the window unscaled allows */
     int64_t last_interval_end; /* throughput/goodput series */
     uint64_t interval_bytes, interval_good;
 };

@@ -29,6 +29,22 @@ void tn_ep_end(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir
         s->sb.reno_sacked = 0;
 }
 
+/* A capture that began mid-flow (no SYN seen) shows the sender's state only after a round trip
+ * in which it resent nothing: a recovery resends on every ACK or so (RFC 6675 §5, RFC 6937),
+ * an open sender does not.  Before that, a loss's window and decrease are not measured: a
+ * recovery under way when the capture began holds the flight below the window (cubic-bdp-owd40
+ * from its fifth of the packets on: "flight after recovery 1.30 x before", named bbr 0.88). */
+static bool state_seen(const struct tn_conn_priv *cp, enum tn_dir d, int64_t t)
+{
+    const struct tn_sender *s = cp->dp[d].snd;
+    if (cp->pub.handshake_seen || cp->pub.d[d].opts_unknown)   /* ns-2 traces from the agent's start */
+        return true;
+    if (!s->first_send_ns || !s->rtt.init || s->rtt.min_ms <= 0)
+        return false;
+    int64_t quiet_since = s->ep.prev_rexmit_ns > s->first_send_ns ? s->ep.prev_rexmit_ns : s->first_send_ns;
+    return tn_ms_between(t, quiet_since) >= s->rtt.min_ms;
+}
+
 static void start_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
                           const struct tn_pkt *p, int64_t t, enum tn_episode kind, const char *why)
 {
@@ -66,6 +82,10 @@ static void start_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, 
     tn_ss_window_cut(ctx, c, d, &s->ss, p, t, s->sb.una, why_ss);
     tn_replay_episode_begins(ctx, cp, d, kind, flight / s->mss, t);
     tn_cc_on_loss(s->models, t, kind == TN_EP_RTO, flight);
+    if (!state_seen(cp, d, t)) {   /* the window before this loss is not known */
+        s->rp.beta_before = 0;
+        tn_cc_unmeasured_loss(s->models);
+    }
 }
 
 void tn_ep_recovery_again(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
@@ -144,6 +164,7 @@ void tn_ep_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
     tn_rtt_resent(&s->rtt, si->start, si->end, t, inf);
     tn_sack_resent(&s->sb, si->start, si->end, t);
     ep->last_rexmit_end = si->end;
+    ep->prev_rexmit_ns = ep->last_rexmit_ns;
     ep->last_rexmit_ns = t;
     tn_rec_event(ctx, &cp->pub, d, k, p, (uint64_t)si->start, (uint32_t)(si->end - si->start),
                  "%s%s", prefix, why);

@@ -16,6 +16,7 @@ struct tn_episodes {
     int64_t start_ns;
     int64_t last_rexmit_end;   /* the latest retransmission, for ACK-timing spurious checks */
     int64_t last_rexmit_ns;
+    int64_t prev_rexmit_ns;    /* the retransmission before the latest (0: none) */
     int64_t last_head_rexmit_ns;   /* retransmission of the segment at snd_una (rearms the RTO) */
     int64_t last_head_rexmit_start;
     int64_t tlp_end;           /* snd_nxt when a probe was retransmitted, awaiting an ACK beyond (0: none) */

@@ -413,6 +413,8 @@ static void infer_window(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, e
     if (win != s->rwnd || !s->rwnd_seen)
         tn_rec_series(ctx, c, sd, TN_SER_RWND, t, (double)win);
     s->rwnd_seen = true;
+    /* RFC 7323 §2.2: the scale is in the SYNs; without both, the window is win << 0..14 */
+    s->rwnd_scale_unknown = !(c->d[d].syn_seen && c->d[sd].syn_seen);
     if (win == 0 && !s->zero_window) {
         s->zero_window = true;
         c->inf[sd].episodes_zero_window++;

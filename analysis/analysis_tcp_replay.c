@@ -211,6 +211,13 @@ static void resolve(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
     int64_t at = pa->t_ns + to_sender_ns(cp, sd);
     if (pa->ends)
         tn_cc_on_recovery_end(s->models, at, pa->ends == TN_EP_RTO);
+    /* A sender keeps what it has in flight within the window the receiver offers (RFC 9293
+     * §3.8.6.2.1): more in flight than the window unscaled allows says that it is scaled, by a
+     * factor in the SYNs not seen (RFC 7323 §2.3); from then on the window is unknown, not a
+     * limit (a mid-flow capture of a scaled window read it as 64 KB at most: "limited by the
+     * receiver window 100%", no round window-clocked, no flavour) */
+    if (s->rwnd_scale_unknown && s->rwnd && (double)flight_max > (double)s->rwnd + s->mss)
+        s->rwnd_scaled = true;
     struct tn_cc_ack ca = {
         .t_ns = at,
         .seen_ns = pa->t_ns,
@@ -228,7 +235,7 @@ static void resolve(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
         .legacy_recovery = c->d[sd].opts_unknown,
         .in_episode = pa->in_episode,
         .episode_ended = pa->episode_ended,
-        .rwnd_limited = s->rwnd && (double)flight_max + s->mss > (double)s->rwnd,
+        .rwnd_limited = s->rwnd && !s->rwnd_scaled && (double)flight_max + s->mss > (double)s->rwnd,
     };
     tn_cc_on_ack(s->models, &ca);
     const char *hs = tn_cc_hystart_exit(s->models);

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# midflow.sh - a capture that begins in the middle of a transfer (no SYN seen: issue 11, "a
+# mid-flow start"), made by cutting a lab capture's first fifth of packets off (editcap -r):
+#  - the window scale is in the SYNs (RFC 7323 §2.2), so the window advertised there is read
+#    unscaled; bbr-loss1-owd10's receiver scaled it (the kernel's snd_wnd in tcp_probe.csv stays
+#    above the largest flight the report gives), so "rate limited by: receiver window" is wrong
+#    there, and the flow's rounds are window-clocked: the flavours are scored (its BBR is not
+#    named loss-based).  Before: "receiver window 100%", "too little evidence: fewer than 8
+#    window-clocked round trips".
+#  - cubic-bdp-owd40's cut begins inside a recovery (tcp_cong_state.csv: Recovery from 865.05 to
+#    865.36, the cut's first packet at 865.216): the flight then is no window, and no verdict
+#    may rest on it: no flavour but cubic at confidence 0.5 or more (before: bbr 0.88, "flight
+#    after recovery 1.30 x before").
+#  - bbr-loss1-owd10 at its router: BBR is never named loss-based (before: scalable 0.53, its
+#    flight after the recoveries 0.93 x before, at the line between no cut and 7/8).
+# Args: $1 binary, $2 corpus dir (unused), $3 source dir.  Exit 0 pass, 1 fail, 77 skip.
+set -u
+bin=$1
+src=${3:-$(cd "$(dirname "$0")/../.." && pwd)}
+command -v editcap >/dev/null && command -v capinfos >/dev/null || { echo "midflow: no editcap/capinfos; skip"; exit 77; }
+command -v python3 >/dev/null || { echo "midflow: no python3; skip"; exit 77; }
+for s in bbr-loss1-owd10 cubic-bdp-owd40; do
+    [ -f "$src/samples/$s/snd1_eth0.pcap" ] || { echo "midflow: no samples; skip"; exit 77; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+# cut FILE OUT: the capture from its fifth of the packets on
+cut() {
+    local n
+    n=$(capinfos -c -M "$1" | awk '/Number of packets/ { print $NF }')
+    editcap -r "$1" "$2" "$((n / 5 + 1))-$n" >/dev/null 2>&1
+}
+
+# the sender's block of the -l report for the connection with host a port PORT:
+# "verdict confidence limiter max_flight_bytes scored|few" (few: "too little evidence")
+sender() {   # REPORT PORT
+    python3 - "$1" "$2" <<'EOF'
+import re, sys
+out = open(sys.argv[1]).read()
+for blk in out.split('TCP connection ')[1:]:
+    a = re.search(r'host a:\s+\S+:(\d+)', blk)
+    b = re.search(r'host b:\s+\S+:(\d+)', blk)
+    if a and a.group(1) == sys.argv[2] and 'a->b sender:' in blk:   # host a sends (no SYN: the first packet's source)
+        snd = blk.split('a->b sender:')[1].split('b->a sender:')[0]
+    elif b and b.group(1) == sys.argv[2] and 'b->a sender:' in blk:
+        snd = blk.split('b->a sender:')[1]
+    else:
+        continue
+    v = re.search(r'congestion control:\s+(\S+)(?: \(confidence ([0-9.]+)\))?', snd)
+    lim = re.search(r'rate limited by:\s+(.*?) \(', snd)
+    fl = re.search(r'max bytes in flight:\s+(\d+) B', snd)
+    print(v.group(1), v.group(2) or '-', (lim.group(1) if lim else '-').replace(' ', '_'), fl.group(1) if fl else 0,
+          'few' if 'too little evidence' in snd else 'scored')
+EOF
+}
+
+# 1. bbr-loss1-owd10 at its sender
+d=$src/samples/bbr-loss1-owd10
+cut "$d/snd1_eth0.pcap" "$tmp/bbr.pcap"
+"$bin" -l "$tmp/bbr.pcap" >"$tmp/bbr.txt" 2>/dev/null || { echo "FAIL: exit $? on the cut bbr capture"; fail=1; }
+port=$(sed -n 's/^flow1_sport=//p' "$d/manifest.txt")
+read -r v conf lim flight ev < <(sender "$tmp/bbr.txt" "$port")
+t0=$(capinfos -a -S -T -m -r "$tmp/bbr.pcap" 2>/dev/null | awk -F, '{ print $NF }')
+# the kernel's least receive window over the cut (tcp_probe snd_wnd, flow 1)
+wmin=$(awk -F, -v t0="${t0:-0}" 'NR > 1 && $2 == 1 && $1 >= t0 { if (m == "" || $12 < m) m = $12 } END { print m + 0 }' "$d/tcp_probe.csv")
+echo "midflow: bbr-loss1-owd10 snd1 from a fifth on: $v ($conf, $ev), limited by $lim, largest flight $flight B, kernel's least snd_wnd $wmin B"
+[ "$wmin" -gt "$flight" ] || { echo "FAIL: the kernel's window $wmin does not exceed the flight $flight: the check proves nothing"; fail=1; }
+[ "$lim" != "receiver_window" ] || { echo "FAIL: limited by the receiver window, which the kernel kept above the flight"; fail=1; }
+[ "$ev" = "scored" ] || { echo "FAIL: too little evidence: its rounds were taken for limited by the receiver"; fail=1; }
+[ "$v" = "bbr" ] || [ "$v" = "unknown" ] || { echo "FAIL: BBR named $v ($conf)"; fail=1; }
+
+# 2. cubic-bdp-owd40, cut inside a recovery
+d=$src/samples/cubic-bdp-owd40
+port=$(sed -n 's/^flow1_sport=//p' "$d/manifest.txt")
+for cap in snd1_eth0 rcv1_eth0; do
+    cut "$d/$cap.pcap" "$tmp/cubic-$cap.pcap"
+    "$bin" -l "$tmp/cubic-$cap.pcap" >"$tmp/cubic-$cap.txt" 2>/dev/null || { echo "FAIL: exit $?"; fail=1; }
+    read -r v conf lim flight < <(sender "$tmp/cubic-$cap.txt" "$port")
+    echo "midflow: cubic-bdp-owd40 $cap from a fifth on: $v ($conf)"
+    awk -v v="$v" -v c="$conf" 'BEGIN { exit !(v == "cubic" || v == "unknown" || c + 0 < 0.5) }' ||
+        { echo "FAIL: named $v with confidence $conf, the sender ran cubic"; fail=1; }
+done
+
+# 3. bbr-loss1-owd10 at its router: never loss-based
+d=$src/samples/bbr-loss1-owd10
+port=$(sed -n 's/^flow1_sport=//p' "$d/manifest.txt")
+cut "$d/rtr_bn0.pcap" "$tmp/bbr-rtr.pcap"
+"$bin" -l "$tmp/bbr-rtr.pcap" >"$tmp/bbr-rtr.txt" 2>/dev/null || { echo "FAIL: exit $?"; fail=1; }
+read -r v conf lim flight < <(sender "$tmp/bbr-rtr.txt" "$port")
+echo "midflow: bbr-loss1-owd10 rtr_bn0 from a fifth on: $v ($conf)"
+[ "$v" = "bbr" ] || [ "$v" = "unknown" ] || { echo "FAIL: BBR named $v ($conf)"; fail=1; }
+
+[ $fail -eq 0 ] && echo "midflow: passed"
+exit $fail
