@@ -142,6 +142,13 @@ struct tn_pktrec {
 };
 
 /* Where a record's data ends (merged records cover a range), and how many segments it is. */
+/* A relative sequence number as a plotted value: below the base (a capture begun mid-flow
+ * sees data below its first segment) it is negative. */
+static inline double tn_seq_y(uint64_t rel)
+{
+    return (double)(int64_t)rel;
+}
+
 static inline uint64_t tn_pktrec_end(const struct tn_pktrec *r)
 {
     return r->seq + (r->span ? r->span : r->len);

@@ -36,7 +36,7 @@ int64_t tn_view_origin(const struct tn_view *v, const struct tn_conn *c);
 
 /* A relative TCP sequence number of direction dir as the view wants it printed: unchanged, or
  * back on the wire (ISN + relative, modulo 2^32) with --absolute-seq. */
-uint64_t tn_view_seq(const struct tn_view *v, const struct tn_conn *c, unsigned dir, uint64_t rel);
+int64_t tn_view_seq(const struct tn_view *v, const struct tn_conn *c, unsigned dir, uint64_t rel);
 
 /* How far connection c's window lies from the trace's: with --time-base conn, --from/--to count
  * from c's first packet (as the analysis counts them, struct tn_count_window), else 0. */

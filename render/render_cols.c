@@ -34,6 +34,7 @@ void tn_cols_csv_row(struct tn_csvfile *f, const struct tn_col *cols, size_t n, 
         }
         switch (cols[i].type) {
         case TN_COL_UINT: tn_csvfile_u64(f, c.u); break;
+        case TN_COL_INT: tn_csvfile_i64(f, c.i); break;
         case TN_COL_REAL: tn_csvfile_dbl(f, c.r, c.own_prec ? c.prec : cols[i].prec); break;
         case TN_COL_TEXT: tn_csvfile_str(f, c.s); break;
         case TN_COL_TIME: tn_csvfile_ns(f, c.ns); break;
@@ -74,6 +75,7 @@ void tn_cols_json_row(FILE *out, const char *type, const struct tn_col *cols, si
         }
         switch (cols[i].type) {
         case TN_COL_UINT: fprintf(out, "%" PRIu64, c.u); break;
+        case TN_COL_INT: fprintf(out, "%" PRId64, c.i); break;
         case TN_COL_REAL: fprintf(out, "%.*f", c.own_prec ? c.prec : cols[i].prec, c.r); break;
         case TN_COL_TEXT: json_str(out, c.s); break;
         case TN_COL_TIME:

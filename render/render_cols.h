@@ -12,6 +12,7 @@
 
 enum tn_col_type {
     TN_COL_UINT,               /* u */
+    TN_COL_INT,                /* i */
     TN_COL_REAL,               /* r, printed with the column's decimals */
     TN_COL_TEXT,               /* s */
     TN_COL_TIME,               /* ns since the epoch, printed as seconds.nanoseconds */
@@ -21,6 +22,7 @@ enum tn_col_type {
 struct tn_cell {
     bool have;
     uint64_t u;
+    int64_t i;
     double r;
     int64_t ns;
     const char *s;
@@ -57,6 +59,7 @@ void tn_cols_json_row(FILE *out, const char *type, const struct tn_col *cols, si
 
 /* Helpers of the tables: fill a cell. */
 static inline void tn_cell_u(struct tn_cell *o, bool have, uint64_t v) { o->have = have; o->u = v; }
+static inline void tn_cell_i(struct tn_cell *o, bool have, int64_t v) { o->have = have; o->i = v; }
 static inline void tn_cell_r(struct tn_cell *o, bool have, double v) { o->have = have; o->r = v; }
 static inline void tn_cell_s(struct tn_cell *o, bool have, const char *s) { o->have = have && s; o->s = s; }
 static inline void tn_cell_t(struct tn_cell *o, bool have, int64_t ns) { o->have = have; o->ns = ns; }

@@ -58,7 +58,7 @@ const size_t tn_conn_ncols = TN_ARRAY_LEN(tn_conn_cols);
     X(P, time_s, TIME, 0, tn_cell_t(o, true, e->t_ns))                                             \
     X(P, dir, TEXT, 0, tn_cell_s(o, true, e->dir == TN_A2B ? "a2b" : "b2a"))                       \
     X(P, kind, TEXT, 0, tn_cell_s(o, true, tn_event_kind_name((enum tn_event_kind)e->kind)))       \
-    X(P, seq, UINT, 0, tn_cell_u(o, true, tn_view_seq(r_->v, c, tn_event_seq_dir(e), e->seq)))     \
+    X(P, seq, INT, 0, tn_cell_i(o, true, tn_view_seq(r_->v, c, tn_event_seq_dir(e), e->seq)))     \
     X(P, len, UINT, 0, tn_cell_u(o, true, e->len))                                                 \
     X(P, detail, TEXT, 0, tn_cell_s(o, true, e->detail))
 

@@ -32,7 +32,7 @@ static const char *sack_text(const struct tn_packet_row *w, char *buf, size_t le
     size_t n = 0;
     buf[0] = 0;
     for (unsigned i = 0; i < w->r->nsack && i < TN_MAX_SACK && n < len; i++)
-        n += (size_t)snprintf(buf + n, len - n, "%s%" PRIu64 "-%" PRIu64, i ? ";" : "",
+        n += (size_t)snprintf(buf + n, len - n, "%s%" PRId64 "-%" PRId64, i ? ";" : "",
                               tn_view_seq(w->v, w->c, !w->r->dir, w->r->sack[i].left),
                               tn_view_seq(w->v, w->c, !w->r->dir, w->r->sack[i].right));
     return buf;
@@ -57,9 +57,9 @@ static const char *flags_text(const struct tn_packet_row *w, char *buf)
     X(P, conn, UINT, 0, tn_cell_u(o, true, w->c->idx))                                             \
     X(P, time_s, TIME, 0, tn_cell_t(o, true, r->t_ns))                                             \
     X(P, dir, TEXT, 0, tn_cell_s(o, true, r->dir == TN_A2B ? "a2b" : "b2a"))                       \
-    X(P, seq, UINT, 0, tn_cell_u(o, true, tn_view_seq(w->v, w->c, r->dir, r->seq)))                \
-    X(P, ack, UINT, 0,                                                                             \
-      tn_cell_u(o, true, (r->flags & TN_TCP_ACK) ? tn_view_seq(w->v, w->c, !r->dir, r->ack) : r->ack)) \
+    X(P, seq, INT, 0, tn_cell_i(o, true, tn_view_seq(w->v, w->c, r->dir, r->seq)))                \
+    X(P, ack, INT, 0,                                                                              \
+      tn_cell_i(o, true, (r->flags & TN_TCP_ACK) ? tn_view_seq(w->v, w->c, !r->dir, r->ack) : (int64_t)r->ack)) \
     X(P, len, UINT, 0, tn_cell_u(o, true, r->len))                                                 \
     X(P, flags, TEXT, 0, tn_cell_s(o, true, flags_text(w, o->buf)))                                \
     X(P, win, UINT, 0, tn_cell_u(o, tcp, r->win))                                                  \

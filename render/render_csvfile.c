@@ -89,6 +89,14 @@ void tn_csvfile_u64(struct tn_csvfile *f, uint64_t v)
     put_u64(f->out.fp, v);
 }
 
+void tn_csvfile_i64(struct tn_csvfile *f, int64_t v)
+{
+    sep(f);
+    if (v < 0)
+        fputc_unlocked('-', f->out.fp);
+    put_u64(f->out.fp, v < 0 ? -(uint64_t)v : (uint64_t)v);
+}
+
 void tn_csvfile_dbl(struct tn_csvfile *f, double v, int prec)
 {
     sep(f);

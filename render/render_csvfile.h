@@ -24,6 +24,7 @@ int tn_csvfile_open(struct tn_csvfile *f, const char *dir, const char *name, con
  * through the number functions and are never changed. */
 void tn_csvfile_str(struct tn_csvfile *f, const char *s);
 void tn_csvfile_u64(struct tn_csvfile *f, uint64_t v);
+void tn_csvfile_i64(struct tn_csvfile *f, int64_t v);
 void tn_csvfile_dbl(struct tn_csvfile *f, double v, int prec);
 void tn_csvfile_time(struct tn_csvfile *f, struct tn_time t);  /* seconds.nanoseconds */
 void tn_csvfile_ns(struct tn_csvfile *f, int64_t t_ns);       /* seconds.nanoseconds */

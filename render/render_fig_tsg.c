@@ -28,14 +28,14 @@ static void tsg_range(const struct tn_conn *c, enum tn_dir d, int64_t from, int6
         if (k->t_ns < from || k->t_ns > to)
             continue;
         if (k->dir == d && k->len > 0) {
-            r->lo = fmin(r->lo, (double)k->seq);
-            r->data_hi = fmax(r->data_hi, (double)tn_pktrec_end(k));
+            r->lo = fmin(r->lo, tn_seq_y(k->seq));
+            r->data_hi = fmax(r->data_hi, tn_seq_y(tn_pktrec_end(k)));
             r->data += tn_pktrec_segs(k);
             r->rexmit += k->rexmit != 0;
         } else if (k->dir != d && (k->flags & TN_TCP_ACK) && k->ack > 0) {
-            r->lo = fmin(r->lo, (double)k->ack);
-            r->data_hi = fmax(r->data_hi, (double)k->ack);
-            r->win_hi = fmax(r->win_hi, (double)(k->ack + k->win));
+            r->lo = fmin(r->lo, tn_seq_y(k->ack));
+            r->data_hi = fmax(r->data_hi, tn_seq_y(k->ack));
+            r->win_hi = fmax(r->win_hi, tn_seq_y(k->ack + k->win));
         }
     }
     if (!isfinite(r->lo))
@@ -91,7 +91,7 @@ static void tsg_packets(struct tn_plot *p, const struct tn_conn *c, enum tn_dir 
         if (k->dir == d) {
             if (k->len == 0)
                 continue;
-            double lo = (double)k->seq, hi = (double)tn_pktrec_end(k);
+            double lo = tn_seq_y(k->seq), hi = tn_seq_y(tn_pktrec_end(k));
             if (k->rexmit) {
                 tn_plot_tick(p, ix->rexmit, x, lo, hi);
                 unsigned cause = k->rexmit - 1u;
@@ -104,7 +104,7 @@ static void tsg_packets(struct tn_plot *p, const struct tn_conn *c, enum tn_dir 
         if (!(k->flags & TN_TCP_ACK) || k->ack == 0)
             continue;
         /* the cumulative ACK never goes back: a late, reordered ACK does not move the line */
-        double a = (double)k->ack, l = (double)(k->ack + k->win);
+        double a = tn_seq_y(k->ack), l = tn_seq_y(k->ack + k->win);
         if (!have_ack) {
             ack = a;
             lim = l;
@@ -123,7 +123,7 @@ static void tsg_packets(struct tn_plot *p, const struct tn_conn *c, enum tn_dir 
             lim = l;
         }
         for (unsigned s = 0; s < k->nsack; s++)
-            tn_plot_tick(p, ix->sack, x, (double)k->sack[s].left, (double)k->sack[s].right);
+            tn_plot_tick(p, ix->sack, x, tn_seq_y(k->sack[s].left), tn_seq_y(k->sack[s].right));
     }
     if (have_ack) {   /* the lines run on to the end of the window */
         tn_plot_point(p, ix->ack, p->x.max, ack);
@@ -143,11 +143,11 @@ static void tsg_events(struct tn_plot *p, const struct tn_conn *c, enum tn_dir d
             continue;
         while (k < c->npkts && c->pkts[k].t_ns <= e->t_ns) {
             const struct tn_pktrec *r = &c->pkts[k++];
-            if (r->dir != d && (r->flags & TN_TCP_ACK) && (double)r->ack > ack)
-                ack = (double)r->ack;
+            if (r->dir != d && (r->flags & TN_TCP_ACK) && tn_seq_y(r->ack) > ack)
+                ack = tn_seq_y(r->ack);
         }
         if (e->kind == TN_EV_DUPACK)
-            tn_plot_point(p, ix->dupack, tn_fig_x(p, e->t_ns), (double)e->seq);
+            tn_plot_point(p, ix->dupack, tn_fig_x(p, e->t_ns), tn_seq_y(e->seq));
         else if (e->kind == TN_EV_ZERO_WINDOW)
             tn_plot_point(p, ix->zwin, tn_fig_x(p, e->t_ns), ack);
     }

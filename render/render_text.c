@@ -17,10 +17,10 @@ bool tn_selected(const struct tn_selection *sel, unsigned idx)
     return false;
 }
 
-uint64_t tn_view_seq(const struct tn_view *v, const struct tn_conn *c, unsigned dir, uint64_t rel)
+int64_t tn_view_seq(const struct tn_view *v, const struct tn_conn *c, unsigned dir, uint64_t rel)
 {
     if (!v || !v->absolute_seq || c->proto != TN_PK_TCP || dir > 1)
-        return rel;
+        return (int64_t)rel;   /* below the base where a capture began mid-flow: negative */
     return (uint32_t)(c->d[dir].isn + (uint32_t)rel);
 }
 

@@ -38,7 +38,7 @@ void tn_report_timeline(FILE *out, const struct tn_analyzer *a, const struct tn_
                 run++;
             if (run > k) {
                 const struct tn_event *last = &c->events[run];
-                fprintf(out, "  %10.3f ms  %-4s %-18s seq %-10" PRIu64 " %zu dupacks until %.3f ms (%s .. %s)\n",
+                fprintf(out, "  %10.3f ms  %-4s %-18s seq %-10" PRId64 " %zu dupacks until %.3f ms (%s .. %s)\n",
                         (double)(e->t_ns - t0) / 1e6, dir_arrow(e->dir), "dupack",
                         tn_view_seq(v, c, tn_event_seq_dir(e), e->seq), run - k + 1,
                         (double)(last->t_ns - t0) / 1e6, e->detail, last->detail);
@@ -46,7 +46,7 @@ void tn_report_timeline(FILE *out, const struct tn_analyzer *a, const struct tn_
                 shown++;
                 continue;
             }
-            fprintf(out, "  %10.3f ms  %-4s %-18s seq %-10" PRIu64 " len %-6u pkt %-8" PRIu64 " %s\n",
+            fprintf(out, "  %10.3f ms  %-4s %-18s seq %-10" PRId64 " len %-6u pkt %-8" PRIu64 " %s\n",
                     (double)(e->t_ns - t0) / 1e6, dir_arrow(e->dir),
                     tn_event_kind_name((enum tn_event_kind)e->kind),
                     tn_view_seq(v, c, tn_event_seq_dir(e), e->seq), e->len, e->pkt, e->detail);

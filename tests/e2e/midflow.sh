@@ -17,7 +17,8 @@
 set -u
 bin=$1
 src=${3:-$(cd "$(dirname "$0")/../.." && pwd)}
-command -v editcap >/dev/null && command -v capinfos >/dev/null || { echo "midflow: no editcap/capinfos; skip"; exit 77; }
+command -v editcap >/dev/null && command -v capinfos >/dev/null && command -v tshark >/dev/null ||
+    { echo "midflow: no editcap/capinfos/tshark; skip"; exit 77; }
 command -v python3 >/dev/null || { echo "midflow: no python3; skip"; exit 77; }
 for s in bbr-loss1-owd10 cubic-bdp-owd40; do
     [ -f "$src/samples/$s/snd1_eth0.pcap" ] || { echo "midflow: no samples; skip"; exit 77; }
@@ -82,6 +83,26 @@ for cap in snd1_eth0 rcv1_eth0; do
     awk -v v="$v" -v c="$conf" 'BEGIN { exit !(v == "cubic" || v == "unknown" || c + 0 < 0.5) }' ||
         { echo "FAIL: named $v with confidence $conf, the sender ran cubic"; fail=1; }
 done
+
+# 2b. the same cut's sequence numbers: relative to the first segment seen (the ISN is not),
+# so the holes below it resent are negative; before, packets.csv and events.csv wrote them
+# wrapped to 2^64 (18446744073708966625).  Against tshark's raw sequence numbers of every data
+# segment of the flow, in order.
+"$bin" -q --csv "$tmp/cubic-csv" "$tmp/cubic-snd1_eth0.pcap" >/dev/null 2>&1 || { echo "FAIL: --csv exit $?"; fail=1; }
+tshark -r "$tmp/cubic-snd1_eth0.pcap" -Y "tcp.srcport == $port" -T fields -e tcp.seq_raw 2>/dev/null >"$tmp/raw.txt"
+python3 - "$tmp/cubic-csv/packets.csv" "$tmp/raw.txt" <<'EOF2' || fail=1
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["conn"] == "1" and r["dir"] == "a2b"]
+raw = [int(l) for l in open(sys.argv[2]) if l.strip()]
+want = [((x - raw[0] + 2**31) % 2**32) - 2**31 + 1 for x in raw]   # signed 32-bit distance
+got = [int(r["seq"]) for r in rows]
+neg = sum(g < 0 for g in got)
+if got != want or neg == 0:
+    print("FAIL: packets.csv seq of the %d segments against tshark's: %d differ, %d negative" %
+          (len(want), sum(a != b for a, b in zip(got, want)) + abs(len(got) - len(want)), neg))
+    sys.exit(1)
+print("midflow: %d segments' seq as tshark's raw ones from the first, %d below it (negative)" % (len(got), neg))
+EOF2
 
 # 3. bbr-loss1-owd10 at its router: never loss-based
 d=$src/samples/bbr-loss1-owd10
