@@ -10,6 +10,14 @@ void tn_ss_init(struct tn_ss_end *e)
     e->hystart_event = -1;
 }
 
+/* Slow start is where a connection begins (RFC 5681 §3.1); a capture begun mid-flow (no SYN
+ * seen) does not show that beginning, and its first cut may come long after the slow start
+ * ended: none is reported there.  ns-2 traces carry no SYN but begin with the agent. */
+static bool start_seen(const struct tn_conn *c, enum tn_dir d)
+{
+    return c->handshake_seen || c->d[d].opts_unknown;
+}
+
 /* The first such moment is kept in case a HyStart exit recorded earlier has to be taken back
  * (tn_ss_finish); the event is recorded once, with the data direction d. */
 void tn_ss_window_cut(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d, struct tn_ss_end *e,
@@ -21,7 +29,7 @@ void tn_ss_window_cut(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_di
         snprintf(e->first_loss.detail, sizeof e->first_loss.detail, "%s", why);
     }
     struct tn_tcp_infer *inf = &c->inf[d];
-    if (!inf->slowstart_ended) {
+    if (!inf->slowstart_ended && start_seen(c, d)) {
         inf->slowstart_ended = true;
         inf->slowstart_end_ns = t;
         tn_rec_event(ctx, c, d, TN_EV_SLOWSTART_END, p, (uint64_t)una, 0, "%s", e->first_loss.detail);
@@ -32,7 +40,7 @@ void tn_ss_replay_exit(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_d
                        int64_t at, int64_t una, const char *why)
 {
     struct tn_tcp_infer *inf = &c->inf[d];
-    if (inf->slowstart_ended)
+    if (inf->slowstart_ended || !start_seen(c, d))
         return;
     /* kept only if the sender turns out to run a flavour that left there (tn_ss_finish) */
     inf->slowstart_ended = true;

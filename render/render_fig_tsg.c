@@ -172,7 +172,9 @@ struct tn_plot *tn_fig_tsg(const struct tn_conn *c, enum tn_dir d, const struct 
     double hi = r.data_hi, span = hi - r.lo;
     if (r.win_hi > hi)
         hi = fmin(r.win_hi, hi + 0.15 * span);
-    double lo = r.lo < 0.05 * (hi - r.lo) ? 0 : r.lo;   /* from the ISN when it is near */
+    /* from the ISN when it is near; below it where a capture begun mid-flow shows data below
+     * its first segment (negative offsets) */
+    double lo = r.lo >= 0 && r.lo < 0.05 * (hi - r.lo) ? 0 : r.lo;
     tn_plot_set_range(&p->y, lo, hi + 0.02 * (hi - lo));
     if (r.data == 0)
         snprintf(p->note, sizeof p->note, "no data segments in the time window");

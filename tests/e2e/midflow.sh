@@ -10,7 +10,8 @@
 #  - cubic-bdp-owd40's cut begins inside a recovery (tcp_cong_state.csv: Recovery from 865.05 to
 #    865.36, the cut's first packet at 865.216): the flight then is no window, and no verdict
 #    may rest on it: no flavour but cubic at confidence 0.5 or more (before: bbr 0.88, "flight
-#    after recovery 1.30 x before").
+#    after recovery 1.30 x before").  Nor may a slow start be said to end there: the kernel
+#    left it before the cut began (tcp_probe: ssthresh finite); before: "slow start ended".
 #  - bbr-loss1-owd10 at its router: BBR is never named loss-based (before: scalable 0.53, its
 #    flight after the recoveries 0.93 x before, at the line between no cut and 7/8).
 # Args: $1 binary, $2 corpus dir (unused), $3 source dir.  Exit 0 pass, 1 fail, 77 skip.
@@ -35,7 +36,8 @@ cut() {
 }
 
 # the sender's block of the -l report for the connection with host a port PORT:
-# "verdict confidence limiter max_flight_bytes scored|few" (few: "too little evidence")
+# "verdict confidence limiter max_flight_bytes scored|few ss_end|no_ss_end" (few: "too little
+# evidence"; ss_end: a "slow start ended" line)
 sender() {   # REPORT PORT
     python3 - "$1" "$2" <<'EOF'
 import re, sys
@@ -53,7 +55,7 @@ for blk in out.split('TCP connection ')[1:]:
     lim = re.search(r'rate limited by:\s+(.*?) \(', snd)
     fl = re.search(r'max bytes in flight:\s+(\d+) B', snd)
     print(v.group(1), v.group(2) or '-', (lim.group(1) if lim else '-').replace(' ', '_'), fl.group(1) if fl else 0,
-          'few' if 'too little evidence' in snd else 'scored')
+          'few' if 'too little evidence' in snd else 'scored', 'ss_end' if 'slow start ended:' in snd else 'no_ss_end')
 EOF
 }
 
@@ -62,7 +64,7 @@ d=$src/samples/bbr-loss1-owd10
 cut "$d/snd1_eth0.pcap" "$tmp/bbr.pcap"
 "$bin" -l "$tmp/bbr.pcap" >"$tmp/bbr.txt" 2>/dev/null || { echo "FAIL: exit $? on the cut bbr capture"; fail=1; }
 port=$(sed -n 's/^flow1_sport=//p' "$d/manifest.txt")
-read -r v conf lim flight ev < <(sender "$tmp/bbr.txt" "$port")
+read -r v conf lim flight ev ss < <(sender "$tmp/bbr.txt" "$port")
 t0=$(capinfos -a -S -T -m -r "$tmp/bbr.pcap" 2>/dev/null | awk -F, '{ print $NF }')
 # the kernel's least receive window over the cut (tcp_probe snd_wnd, flow 1)
 wmin=$(awk -F, -v t0="${t0:-0}" 'NR > 1 && $2 == 1 && $1 >= t0 { if (m == "" || $12 < m) m = $12 } END { print m + 0 }' "$d/tcp_probe.csv")
@@ -78,10 +80,15 @@ port=$(sed -n 's/^flow1_sport=//p' "$d/manifest.txt")
 for cap in snd1_eth0 rcv1_eth0; do
     cut "$d/$cap.pcap" "$tmp/cubic-$cap.pcap"
     "$bin" -l "$tmp/cubic-$cap.pcap" >"$tmp/cubic-$cap.txt" 2>/dev/null || { echo "FAIL: exit $?"; fail=1; }
-    read -r v conf lim flight < <(sender "$tmp/cubic-$cap.txt" "$port")
-    echo "midflow: cubic-bdp-owd40 $cap from a fifth on: $v ($conf)"
+    read -r v conf lim flight ev ss < <(sender "$tmp/cubic-$cap.txt" "$port")
+    t0=$(capinfos -a -S -T -m -r "$tmp/cubic-$cap.pcap" 2>/dev/null | awk -F, '{ print $NF }')
+    # the kernel's ssthresh at the cut's first packet: finite once it has left slow start
+    kss=$(awk -F, -v t0="$t0" 'NR > 1 && $2 == 1 && $1 <= t0 { s = $11 } END { print s + 0 }' "$d/tcp_probe.csv")
+    echo "midflow: cubic-bdp-owd40 $cap from a fifth on: $v ($conf), $ss; kernel's ssthresh at its start $kss"
     awk -v v="$v" -v c="$conf" 'BEGIN { exit !(v == "cubic" || v == "unknown" || c + 0 < 0.5) }' ||
         { echo "FAIL: named $v with confidence $conf, the sender ran cubic"; fail=1; }
+    [ "$kss" -gt 0 ] && [ "$kss" -lt 2147483647 ] || { echo "FAIL: the kernel was still in slow start: the check proves nothing"; fail=1; }
+    [ "$ss" = "no_ss_end" ] || { echo "FAIL: a slow start said to end in the capture, the kernel had left it before"; fail=1; }
 done
 
 # 2b. the same cut's sequence numbers: relative to the first segment seen (the ISN is not),
@@ -109,7 +116,7 @@ d=$src/samples/bbr-loss1-owd10
 port=$(sed -n 's/^flow1_sport=//p' "$d/manifest.txt")
 cut "$d/rtr_bn0.pcap" "$tmp/bbr-rtr.pcap"
 "$bin" -l "$tmp/bbr-rtr.pcap" >"$tmp/bbr-rtr.txt" 2>/dev/null || { echo "FAIL: exit $?"; fail=1; }
-read -r v conf lim flight < <(sender "$tmp/bbr-rtr.txt" "$port")
+read -r v conf lim flight ev ss < <(sender "$tmp/bbr-rtr.txt" "$port")
 echo "midflow: bbr-loss1-owd10 rtr_bn0 from a fifth on: $v ($conf)"
 [ "$v" = "bbr" ] || [ "$v" = "unknown" ] || { echo "FAIL: BBR named $v ($conf)"; fail=1; }
 
