@@ -177,7 +177,6 @@ struct tn_cc_obs {
     /* rounds after one that held more than Vegas's beta (4 segments) in the queue whose
      * window fell, and rose, without a loss between (analysis_tcp_cwnd.c queue_rule) */
     unsigned queue_falls, queue_rises;
-    double bbr_gain_cycle;     /* share of 8-round windows whose flight peaks once (BBR ProbeBW) */
 };
 
 /* Choose the flavour (or unknown), its confidence and evidence in words; fills inf. */
