@@ -28,8 +28,14 @@ void tn_multi_fair_cfg(const struct tn_options *o, const unsigned *sel, size_t n
 }
 
 /* fairness is computed for the files too, where two connections carry data */
-static bool files(const struct tn_options *o) { return o->csv_dir || o->plot_dir; }
-static bool asked_q1(const struct tn_options *o) { return o->queue_estimate || o->ningress || o->ingress_if; }
+static bool files(const struct tn_options *o)
+{
+    return o->csv_dir || o->plot_dir;
+}
+static bool asked_q1(const struct tn_options *o)
+{
+    return o->queue_estimate || o->ningress || o->ingress_if;
+}
 
 bool tn_multi_asked(const struct tn_options *o)
 {

@@ -35,23 +35,53 @@ static bool text(const struct tn_options *o)
     return !(o->senders_json && strcmp(o->senders_json, "-") == 0);
 }
 
-static bool asked_list(const struct tn_options *o) { return text(o) && !o->quiet; }
-static bool asked_long(const struct tn_options *o) { return text(o) && o->long_report; }
-static bool asked_timeline(const struct tn_options *o) { return text(o) && o->timeline; }
-static bool asked_summary(const struct tn_options *o) { return text(o); }
-static bool asked_json(const struct tn_options *o) { return o->senders_json != NULL; }
-static bool asked_csv(const struct tn_options *o) { return o->csv_dir != NULL; }
-static bool asked_plot(const struct tn_options *o) { return o->plot_dir != NULL; }
-static bool asked_xplot(const struct tn_options *o) { return o->xplot_dir != NULL; }
-static bool asked_truth(const struct tn_options *o) { return o->truth_file != NULL; }
-static bool truth_read(const struct tn_out_ctx *x) { return x->truth != NULL; }
+static bool asked_list(const struct tn_options *o)
+{
+    return text(o) && !o->quiet;
+}
+static bool asked_long(const struct tn_options *o)
+{
+    return text(o) && o->long_report;
+}
+static bool asked_timeline(const struct tn_options *o)
+{
+    return text(o) && o->timeline;
+}
+static bool asked_summary(const struct tn_options *o)
+{
+    return text(o);
+}
+static bool asked_json(const struct tn_options *o)
+{
+    return o->senders_json != NULL;
+}
+static bool asked_csv(const struct tn_options *o)
+{
+    return o->csv_dir != NULL;
+}
+static bool asked_plot(const struct tn_options *o)
+{
+    return o->plot_dir != NULL;
+}
+static bool asked_xplot(const struct tn_options *o)
+{
+    return o->xplot_dir != NULL;
+}
+static bool asked_truth(const struct tn_options *o)
+{
+    return o->truth_file != NULL;
+}
+static bool truth_read(const struct tn_out_ctx *x)
+{
+    return x->truth != NULL;
+}
 
 /* the inputs whose multi-flow results the report shows: the views' options, two capture
  * points (their router queue), an ns-2 trace (its link queues) */
 static bool asked_multi_text(const struct tn_options *o)
 {
-    return o->fairness || o->parallel_window_ns || o->queue_estimate || o->ningress || o->ingress_if ||
-           o->ns2_file;
+    return o->fairness || o->parallel_window_ns || o->queue_estimate || o->ningress ||
+           o->ingress_if || o->ns2_file;
 }
 
 static bool multi_text_ready(const struct tn_out_ctx *x)
@@ -162,10 +192,10 @@ static const struct tn_output outputs[] = {
     {"long report", TN_READS_CONNS, asked_long, NULL, write_long},
     {"timeline", TN_READS_CONNS, asked_timeline, NULL, write_timeline},
     {"summary", TN_READS_BRIEFS, asked_summary, NULL, write_summary},
-    {"CSV files", TN_READS_CONNS, asked_csv, NULL, write_csv_files},       /* render_csvset.c */
-    {"JSON Lines", TN_READS_CONNS, asked_json, NULL, write_json},          /* render_json.c */
-    {"figures", TN_READS_CONNS, asked_plot, NULL, write_plots},            /* render_plot*.c */
-    {"xplot files", TN_READS_CONNS, asked_xplot, NULL, write_xplots},      /* render_xplot.c */
+    {"CSV files", TN_READS_CONNS, asked_csv, NULL, write_csv_files},  /* render_csvset.c */
+    {"JSON Lines", TN_READS_CONNS, asked_json, NULL, write_json},     /* render_json.c */
+    {"figures", TN_READS_CONNS, asked_plot, NULL, write_plots},       /* render_plot*.c */
+    {"xplot files", TN_READS_CONNS, asked_xplot, NULL, write_xplots}, /* render_xplot.c */
     {"accuracy against the truth", TN_READS_CONNS, asked_truth, truth_read, write_truth},
     {"multi-flow report", TN_READS_RESULTS, asked_multi_text, multi_text_ready, write_multi_text},
     /* (the Jain and parallel-transfer figures name their connections) */
@@ -180,10 +210,17 @@ static bool wanted(const struct tn_output *row, const struct tn_out_ctx *x)
 /* What tn_outputs_write reads whole connections for before the rows: the --connection picks
  * (an endpoint pick is matched against every connection), the connections with packets in the
  * --from/--to window (each one's counted flag) and the multi-flow results (tn_multi_compute). */
-static bool asked_picks(const struct tn_options *o) { return o->npicks > 0; }
-static bool asked_window(const struct tn_options *o) { return o->from_ns || o->to_ns; }
+static bool asked_picks(const struct tn_options *o)
+{
+    return o->npicks > 0;
+}
+static bool asked_window(const struct tn_options *o)
+{
+    return o->from_ns || o->to_ns;
+}
 
-static bool (*const preps[])(const struct tn_options *o) = {asked_picks, asked_window, tn_multi_asked};
+static bool (*const preps[])(const struct tn_options *o) = {asked_picks, asked_window,
+                                                            tn_multi_asked};
 
 bool tn_outputs_briefs_only(const struct tn_options *o)
 {
