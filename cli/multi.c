@@ -27,12 +27,26 @@ void tn_multi_fair_cfg(const struct tn_options *o, const unsigned *sel, size_t n
     fc->all_connections = o->all_connections;
 }
 
+/* fairness is computed for the files too, where two connections carry data */
+static bool files(const struct tn_options *o)
+{
+    return o->csv_dir || o->plot_dir;
+}
+static bool asked_q1(const struct tn_options *o)
+{
+    return o->queue_estimate || o->ningress || o->ingress_if;
+}
+
+bool tn_multi_asked(const struct tn_options *o)
+{
+    return o->fairness || files(o) || o->parallel_window_ns || asked_q1(o);
+}
+
 void tn_multi_compute(const struct tn_options *o, const struct tn_analyzer *an, const unsigned *sel, size_t nsel,
                       struct tn_multi_results *r)
 {
     r->m.an = an;
-    bool files = o->csv_dir || o->plot_dir;
-    if (o->fairness || (files && data_conns(an) >= 2)) {
+    if (o->fairness || (files(o) && data_conns(an) >= 2)) {
         struct tn_fair_cfg fc;
         tn_multi_fair_cfg(o, sel, nsel, &fc);
         tn_fairness_compute(an, &fc, &r->fair);
@@ -45,7 +59,7 @@ void tn_multi_compute(const struct tn_options *o, const struct tn_analyzer *an, 
         r->m.par = r->par;
         r->m.npar = r->npar;
     }
-    if (o->queue_estimate || o->ningress || o->ingress_if) {
+    if (asked_q1(o)) {
         tn_q1_estimate(an, &r->q1);
         r->have_q1 = true;
         r->m.q1 = &r->q1;

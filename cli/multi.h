@@ -22,6 +22,9 @@ struct tn_multi_results {
 /* The fairness config of the options over the selected connections (sel NULL: all). */
 void tn_multi_fair_cfg(const struct tn_options *o, const unsigned *sel, size_t nsel, struct tn_fair_cfg *fc);
 
+/* Do the options ask for any of them?  They read whole connections (tn_outputs_briefs_only). */
+bool tn_multi_asked(const struct tn_options *o);
+
 /* What the options ask for (fairness also whenever files are written and two connections carry
  * data).  m.q2 and m.linkq are left to the caller. */
 void tn_multi_compute(const struct tn_options *o, const struct tn_analyzer *an, const unsigned *sel, size_t nsel,

@@ -1,6 +1,6 @@
-/* outputs.c - the outputs of a run as one table.  Each row says when the options want it and
- * writes it; rows run in table order (the order of the report on standard output).  A new
- * output is a new row. */
+/* outputs.c - the outputs of a run as one table.  Each row says when the options want it, what
+ * of the analysis it reads, and writes it; rows run in table order (the order of the report on
+ * standard output).  A new output is a new row. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,9 +8,21 @@
 #include "outputs.h"
 #include "pipeline.h"
 
+/* What a row reads of the finished analysis.  Rank 0 of an MPI job may hold only the briefs of
+ * the other ranks' connections (tn_outputs_briefs_only): reading one whole there is a bug. */
+enum tn_out_reads {
+    TN_READS_BRIEFS,  /* the connections' briefs: endpoints, counts, times */
+    TN_READS_CONNS,   /* whole connections (read back from the store) */
+    TN_READS_RESULTS, /* only the multi-flow results, computed before the rows (preps[]) */
+};
+
 struct tn_output {
     const char *name;
-    bool (*wanted)(const struct tn_out_ctx *x);
+    enum tn_out_reads reads;
+    /* the options ask for it: all that tn_outputs_briefs_only can know before the run */
+    bool (*asked)(const struct tn_options *o);
+    /* NULL, or what it needs of the run besides (the truth read, results to show) */
+    bool (*ready)(const struct tn_out_ctx *x);
     /* 0, or <0 with err filled (a file that could not be written) */
     int (*write)(const struct tn_out_ctx *x, struct tn_err *err);
 };
@@ -18,22 +30,61 @@ struct tn_output {
 /* ---- report sections on standard output ---- */
 
 /* --json - owns standard output: the text reports are left out */
-static bool text(const struct tn_out_ctx *x)
+static bool text(const struct tn_options *o)
 {
-    return !(x->o->senders_json && strcmp(x->o->senders_json, "-") == 0);
+    return !(o->senders_json && strcmp(o->senders_json, "-") == 0);
 }
 
-static bool want_list(const struct tn_out_ctx *x) { return text(x) && !x->o->quiet; }
-static bool want_long(const struct tn_out_ctx *x) { return text(x) && x->o->long_report; }
-static bool want_timeline(const struct tn_out_ctx *x) { return text(x) && x->o->timeline; }
-static bool want_summary(const struct tn_out_ctx *x) { return text(x); }
-static bool want_json(const struct tn_out_ctx *x) { return x->o->senders_json != NULL; }
-static bool want_csv(const struct tn_out_ctx *x) { return x->o->csv_dir != NULL; }
-static bool want_plot(const struct tn_out_ctx *x) { return x->o->plot_dir != NULL; }
-static bool want_xplot(const struct tn_out_ctx *x) { return x->o->xplot_dir != NULL; }
-static bool want_truth(const struct tn_out_ctx *x) { return x->truth != NULL; }
+static bool asked_list(const struct tn_options *o)
+{
+    return text(o) && !o->quiet;
+}
+static bool asked_long(const struct tn_options *o)
+{
+    return text(o) && o->long_report;
+}
+static bool asked_timeline(const struct tn_options *o)
+{
+    return text(o) && o->timeline;
+}
+static bool asked_summary(const struct tn_options *o)
+{
+    return text(o);
+}
+static bool asked_json(const struct tn_options *o)
+{
+    return o->senders_json != NULL;
+}
+static bool asked_csv(const struct tn_options *o)
+{
+    return o->csv_dir != NULL;
+}
+static bool asked_plot(const struct tn_options *o)
+{
+    return o->plot_dir != NULL;
+}
+static bool asked_xplot(const struct tn_options *o)
+{
+    return o->xplot_dir != NULL;
+}
+static bool asked_truth(const struct tn_options *o)
+{
+    return o->truth_file != NULL;
+}
+static bool truth_read(const struct tn_out_ctx *x)
+{
+    return x->truth != NULL;
+}
 
-static bool want_multi_text(const struct tn_out_ctx *x)
+/* the inputs whose multi-flow results the report shows: the views' options, two capture
+ * points (their router queue), an ns-2 trace (its link queues) */
+static bool asked_multi_text(const struct tn_options *o)
+{
+    return o->fairness || o->parallel_window_ns || o->queue_estimate || o->ningress ||
+           o->ingress_if || o->ns2_file;
+}
+
+static bool multi_text_ready(const struct tn_out_ctx *x)
 {
     const struct tn_multi *m = &x->multi.m;
     return x->o->fairness || m->npar || x->o->queue_estimate || m->q2 || m->linkq;
@@ -137,26 +188,49 @@ static int write_multi_plots(const struct tn_out_ctx *x, struct tn_err *err)
 }
 
 static const struct tn_output outputs[] = {
-    {"connection list", want_list, write_list},
-    {"long report", want_long, write_long},
-    {"timeline", want_timeline, write_timeline},
-    {"summary", want_summary, write_summary},
-    {"CSV files", want_csv, write_csv_files},               /* render_csvset.c */
-    {"JSON Lines", want_json, write_json},                  /* render_json.c */
-    {"figures", want_plot, write_plots},                /* render_plot*.c */
-    {"xplot files", want_xplot, write_xplots},          /* render_xplot.c */
-    {"accuracy against the truth", want_truth, write_truth},
-    {"multi-flow report", want_multi_text, write_multi_text},
-    {"multi-flow figures", want_plot, write_multi_plots},
+    {"connection list", TN_READS_BRIEFS, asked_list, NULL, write_list},
+    {"long report", TN_READS_CONNS, asked_long, NULL, write_long},
+    {"timeline", TN_READS_CONNS, asked_timeline, NULL, write_timeline},
+    {"summary", TN_READS_BRIEFS, asked_summary, NULL, write_summary},
+    {"CSV files", TN_READS_CONNS, asked_csv, NULL, write_csv_files},  /* render_csvset.c */
+    {"JSON Lines", TN_READS_CONNS, asked_json, NULL, write_json},     /* render_json.c */
+    {"figures", TN_READS_CONNS, asked_plot, NULL, write_plots},       /* render_plot*.c */
+    {"xplot files", TN_READS_CONNS, asked_xplot, NULL, write_xplots}, /* render_xplot.c */
+    {"accuracy against the truth", TN_READS_CONNS, asked_truth, truth_read, write_truth},
+    {"multi-flow report", TN_READS_RESULTS, asked_multi_text, multi_text_ready, write_multi_text},
+    /* (the Jain and parallel-transfer figures name their connections) */
+    {"multi-flow figures", TN_READS_CONNS, asked_plot, NULL, write_multi_plots},
 };
+
+static bool wanted(const struct tn_output *row, const struct tn_out_ctx *x)
+{
+    return row->asked(x->o) && (!row->ready || row->ready(x));
+}
+
+/* What tn_outputs_write reads whole connections for before the rows: the --connection picks
+ * (an endpoint pick is matched against every connection), the connections with packets in the
+ * --from/--to window (each one's counted flag) and the multi-flow results (tn_multi_compute). */
+static bool asked_picks(const struct tn_options *o)
+{
+    return o->npicks > 0;
+}
+static bool asked_window(const struct tn_options *o)
+{
+    return o->from_ns || o->to_ns;
+}
+
+static bool (*const preps[])(const struct tn_options *o) = {asked_picks, asked_window,
+                                                            tn_multi_asked};
 
 bool tn_outputs_briefs_only(const struct tn_options *o)
 {
-    /* every row but the list and the summary reads connections, and so do the picks, the
-     * window's selection and the multi-flow results (tn_outputs_write) */
-    return !o->long_report && !o->timeline && !o->senders_json && !o->csv_dir && !o->plot_dir && !o->xplot_dir &&
-           !o->truth_file && !o->fairness && !o->parallel_window_ns && !o->queue_estimate && !o->ningress &&
-           !o->ingress_if && o->npicks == 0 && !o->from_ns && !o->to_ns;
+    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++)
+        if (outputs[i].reads == TN_READS_CONNS && outputs[i].asked(o))
+            return false;
+    for (size_t i = 0; i < sizeof preps / sizeof preps[0]; i++)
+        if (preps[i](o))
+            return false;
+    return true;
 }
 
 /* Turn --connection picks into connection numbers; endpoint specs match either direction. */
@@ -240,7 +314,7 @@ int tn_outputs_write(const struct tn_options *o, const struct tn_analyzer *an, c
     x.multi.m.linkq = linkq;
     for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
         struct tn_err err;
-        if (!outputs[i].wanted(&x) || outputs[i].write(&x, &err) >= 0)
+        if (!wanted(&outputs[i], &x) || outputs[i].write(&x, &err) >= 0)
             continue;
         tn_cli_warn(err.msg);
         status = TN_EXIT_INPUT;

@@ -1,5 +1,5 @@
 /* outputs.h - the outputs of a run as one table: the report sections on standard output and
- * every file the options ask for, each row a {name, wanted, write}.  Private to cli/. */
+ * every file the options ask for, each row a {name, reads, asked, ready, write}.  Private to cli/. */
 #ifndef TN_CLI_OUTPUTS_H
 #define TN_CLI_OUTPUTS_H
 
@@ -28,8 +28,9 @@ int tn_outputs_write(const struct tn_options *o, const struct tn_analyzer *an, c
                      const struct tn_linkq *linkq);
 
 /* Do the outputs o asks for read only the connections' briefs (the connection list and the
- * trace summary: -q, or no option that writes more)?  Then the ranks of an MPI job send rank 0
- * only the briefs (cluster_mpi.c). */
+ * trace summary: -q, or no option that writes more)?  Computed from the outputs table's `reads`
+ * column and what is read before the rows (picks, the --from/--to selection, the multi-flow
+ * results).  Then the ranks of an MPI job send rank 0 only the briefs (cluster_mpi.c). */
 bool tn_outputs_briefs_only(const struct tn_options *o);
 
 /* The connection numbers the --connection picks name (NULL when there are none); caller frees. */

@@ -154,6 +154,33 @@ done
 echo "mpi_shards: $(($(wc -l <"$d/one/connections.csv") - 1)) connections, retired during the run and sent to rank 0" \
      "as they go (-np 3: $streamed of them, $late later packets analysed on rank 0): -np 2 3 (and -j 3) = one process"
 
+# 1b'. every option whose outputs read whole connections, in a run that retires them (the man
+# page's options, written out here, not taken from cli/outputs.c): rank 1 sends rank 0 the
+# connections' bytes, not their briefs alone (an output read from briefs alone would read bytes
+# rank 0 does not have: tn_outputs_briefs_only), and the report is one process's.  (--plot,
+# --parallel-window, --queue-estimate, --truth and two capture points keep every connection in
+# memory: nothing retires there, tn_retire_setup.)
+whole_opts=("-l" "--timeline" "--csv DIR" "--json DIR/s.json" "--json -" "--xplot DIR" "--fairness-by conn" "-o 3"
+            "--connection 10.1.1.2:40001-10.9.1.2:5201" "-q -o 2-4" "-q --from 20" "-q --to 60")
+for k in "${!whole_opts[@]}"; do
+    for run in one np2; do   # DIR: the run's own folder, compared with the other's
+        mkdir -p "$d/w$k-$run"
+        # shellcheck disable=SC2206  # the option's words
+        args=(${whole_opts[$k]//DIR/$d/w$k-$run})
+        launch=()
+        [ $run = np2 ] && launch=("${mpi[@]}" $(envx TN_CLUSTER_ROUND=200 TN_CLUSTER_REPORT=1) -np 2)
+        "${launch[@]}" "$bin" "${args[@]}" "${rpieces[@]}" >"$d/w$k-$run.txt" 2>"$d/w$k-$run.err" ||
+            { echo "FAIL: ${whole_opts[$k]} $run exit $?: $(tail -3 "$d/w$k-$run.err")"; fail=1; }
+    done
+    same "${whole_opts[$k]} -np 2" "$d/w$k-one.txt" "$d/w$k-np2.txt"
+    diff -r "$d/w$k-one" "$d/w$k-np2" >/dev/null || { echo "FAIL: ${whole_opts[$k]} -np 2: files differ"; fail=1; }
+    if ! grep -q "^rank 1: connections to rank 0: [1-9][0-9]* retired during the run" "$d/w$k-np2.err"; then
+        echo "FAIL: ${whole_opts[$k]} -np 2: rank 1 sent briefs alone or retired nothing: $(grep '^rank 1: conn' "$d/w$k-np2.err")"
+        fail=1
+    fi
+done
+echo "mpi_shards: ${#whole_opts[@]} option sets that read whole connections: rank 1 sends them whole, -np 2 = one process"
+
 # 1c. a window (--from/--to) divided among the ranks: a record carries the earliest time stamp
 # its reader had read (the window's base is the earliest so far), so a later rank's packets
 # count from the trace's first packet as in one process: the lab captures in time order (a
