@@ -75,7 +75,10 @@ fail:;
     exit(TN_EXIT_INPUT);
 }
 
-static FILE *temp_file(struct tn_err *err)
+/* The store's writes go out 1 MiB at a time (a connection is about 1 KB). */
+#define SPILL_BUF (1 << 20)
+
+static FILE *temp_file(struct tn_spill_part *sp, struct tn_err *err)
 {
     const char *dir = getenv("TMPDIR");
     char path[4096];
@@ -93,7 +96,8 @@ static FILE *temp_file(struct tn_err *err)
         close(fd);
         return NULL;
     }
-    setvbuf(f, NULL, _IOFBF, 1 << 16);
+    sp->fbuf = tn_xmalloc(SPILL_BUF);
+    setvbuf(f, sp->fbuf, _IOFBF, SPILL_BUF);
     return f;
 }
 
@@ -108,7 +112,7 @@ void tn_retire_setup(struct tn_retire *rt, const struct tn_options *o, struct tn
     rt->parts = tn_xcalloc(rt->nparts, sizeof *rt->parts);
     for (unsigned i = 0; i < rt->nparts; i++) {
         struct tn_err err;
-        if ((rt->parts[i].f = temp_file(&err)))
+        if ((rt->parts[i].f = temp_file(&rt->parts[i], &err)))
             continue;
         tn_cli_warn(err.msg);
         tn_cli_warn("connections that closed are kept in memory to the end of the run instead");
@@ -125,9 +129,11 @@ void tn_retire_setup(struct tn_retire *rt, const struct tn_options *o, struct tn
 
 void tn_retire_fini(struct tn_retire *rt)
 {
-    for (unsigned i = 0; i < rt->nparts; i++)
+    for (unsigned i = 0; i < rt->nparts; i++) {
         if (rt->parts[i].f)
             fclose(rt->parts[i].f);
+        free(rt->parts[i].fbuf);
+    }
     free(rt->parts);
     *rt = (struct tn_retire){0};
 }

@@ -11,6 +11,7 @@
 
 struct tn_spill_part {
     FILE *f;
+    char *fbuf;                /* f's buffer (setvbuf takes no size without one) */
     uint64_t at;               /* bytes written: where the next connection starts */
     bool dirty;                /* written since the last flush */
     bool failed;               /* a write failed: take no more (connections stay in memory) */
