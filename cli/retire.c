@@ -43,7 +43,7 @@ static bool spill_put(void *arg, unsigned shard, const void *bytes, size_t n, st
     }
     *ref = (struct tn_out_ref){.at = sp->at, .len = (uint32_t)n, .part = shard};
     sp->at += n;
-    sp->dirty = true;
+    atomic_store(&sp->dirty, true);
     return true;
 }
 
@@ -54,9 +54,14 @@ static void spill_get(void *arg, const struct tn_out_ref *ref, void *bytes)
     struct tn_retire *rt = arg;
     TN_BUG_ON(ref->part >= rt->nparts);
     struct tn_spill_part *sp = &rt->parts[ref->part];
-    if (sp->dirty && fflush(sp->f) != 0)
-        goto fail;
-    sp->dirty = false;
+    if (atomic_load(&sp->dirty)) {   /* once, after the writes: readers may be several threads */
+        pthread_mutex_lock(&rt->flush_mu);
+        bool failed = atomic_load(&sp->dirty) && fflush(sp->f) != 0;
+        atomic_store(&sp->dirty, false);
+        pthread_mutex_unlock(&rt->flush_mu);
+        if (failed)
+            goto fail;
+    }
     size_t done = 0;
     while (done < ref->len) {
         ssize_t got = pread(fileno(sp->f), (char *)bytes + done, ref->len - done, (off_t)(ref->at + done));
@@ -110,6 +115,7 @@ void tn_retire_setup(struct tn_retire *rt, const struct tn_options *o, struct tn
         return;
     rt->nparts = workers ? workers : 1;
     rt->parts = tn_xcalloc(rt->nparts, sizeof *rt->parts);
+    pthread_mutex_init(&rt->flush_mu, NULL);
     for (unsigned i = 0; i < rt->nparts; i++) {
         struct tn_err err;
         if ((rt->parts[i].f = temp_file(&rt->parts[i], &err)))
@@ -134,6 +140,8 @@ void tn_retire_fini(struct tn_retire *rt)
             fclose(rt->parts[i].f);
         free(rt->parts[i].fbuf);
     }
+    if (rt->parts)
+        pthread_mutex_destroy(&rt->flush_mu);
     free(rt->parts);
     *rt = (struct tn_retire){0};
 }

@@ -96,6 +96,7 @@ void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_sele
 struct tn_long_opts {
     bool rtt;
     bool owin;
+    unsigned threads;          /* > 1: the connections rendered on that many threads */
 };
 void tn_report_long(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel,
                     const struct tn_long_opts *lo);

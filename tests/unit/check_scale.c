@@ -345,6 +345,74 @@ START_TEST(test_retired_same_as_kept)
 }
 END_TEST
 
+/* The long report of an (all connections: sel NULL) rendered on `threads` threads. */
+static char *long_report(const struct tn_analyzer *an, const struct tn_selection *sel, unsigned threads,
+                         size_t *len)
+{
+    char *report = NULL;
+    FILE *fp = open_memstream(&report, len);
+    tn_report_long(fp, an, sel, &(struct tn_long_opts){true, true, threads});
+    fclose(fp);
+    return report;
+}
+
+/* -l on several threads (issue 12): the 600 short connections of the merge test, retired to a
+ * store by three shards and merged, read back by each thread through its own reading slot and
+ * rendered in chunks, give the report one thread writes, byte for byte, and the one of an
+ * analyzer that kept every connection in memory; also for a selection of every seventh. */
+START_TEST(test_long_report_threads)
+{
+    enum { NC = 600, NSH = 3 };
+    struct tn_pkt *v = tn_xcalloc(8 * NC, sizeof *v);
+    size_t n = overlapping_conns(v, NC);
+    struct mem_store m = {0};
+    struct tn_analysis_cfg cfg = {.spill_put = mem_put, .spill_get = mem_get, .spill_arg = &m};
+    struct tn_analyzer *kept = tn_analyzer_new(NULL), *all = tn_analyzer_new(&cfg), *sh[NSH];
+    for (unsigned s = 0; s < NSH; s++) {
+        cfg.shard = s;
+        sh[s] = tn_analyzer_new(&cfg);
+    }
+    for (size_t k = 0; k < n; k++) {
+        tn_analyzer_add(kept, &v[k], TN_DIS_OK, "test");
+        struct tn_pkt_place place = tn_analyzer_count(all, &v[k], TN_DIS_OK, "test");
+        tn_analyzer_add_flow(sh[tn_shard_of(tn_flow_hash(&v[k]), NSH)], &v[k], place);
+    }
+    tn_analyzer_finish(kept);
+    for (unsigned s = 0; s < NSH; s++)
+        tn_analyzer_finish(sh[s]);
+    tn_analyzer_merge(all, sh, NSH);
+    ck_assert_uint_ge(tn_analyzer_retired(all), NC - 140);
+
+    size_t n1, n2, n3, nk;
+    char *r1 = long_report(all, NULL, 1, &n1), *r2 = long_report(all, NULL, 2, &n2);
+    char *r3 = long_report(all, NULL, 3, &n3), *rk = long_report(kept, NULL, 1, &nk);
+    ck_assert_uint_gt(n1, NC * 1000);   /* every connection's report, ~4 KB each */
+    ck_assert(n2 == n1 && memcmp(r1, r2, n1) == 0);
+    ck_assert(n3 == n1 && memcmp(r1, r3, n1) == 0);
+    ck_assert(nk == n1 && memcmp(r1, rk, n1) == 0);
+    unsigned idx[NC / 7 + 1], ni = 0;
+    for (unsigned i = 1; i <= NC; i += 7)
+        idx[ni++] = i;
+    struct tn_selection sel = {.idx = idx, .n = ni};
+    free(r1);
+    free(r3);
+    r1 = long_report(all, &sel, 1, &n1);
+    r3 = long_report(all, &sel, 3, &n3);
+    ck_assert_uint_lt(n1, nk / 5);
+    ck_assert(n3 == n1 && memcmp(r1, r3, n1) == 0);
+    free(r1);
+    free(r2);
+    free(r3);
+    free(rk);
+    for (unsigned s = 0; s < NSH; s++)
+        tn_analyzer_free(sh[s]);
+    tn_analyzer_free(kept);
+    tn_analyzer_free(all);
+    free(m.p);
+    free(v);
+}
+END_TEST
+
 static char *slurp_file(const char *dir, const char *name, size_t *n)
 {
     char path[512];
@@ -716,6 +784,7 @@ Suite *tn_scale_suite(void)
     tcase_add_test(tc, test_shards_merge_like_one);
     tcase_add_test(tc, test_syn_with_data_alone);
     tcase_add_test(tc, test_retired_same_as_kept);
+    tcase_add_test(tc, test_long_report_threads);
     tcase_add_test(tc, test_csv_reads_retired_once);
     tcase_add_test(tc, test_retired_bytes);
     tcase_add_test(tc, test_half_open_retired);
