@@ -1,6 +1,7 @@
 /* shards.c - -j N: one reader, N workers.  Packets travel in blocks (one lock per block, not
  * per packet) through a bounded queue per worker; each worker is the only owner of its
  * analyzer, finishes it at the end, and the reader merges them (tn_analyzer_merge). */
+#include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
@@ -186,8 +187,16 @@ static void stop_all(struct tn_shards *s)
     free(s);
 }
 
+/* A worker's malloc arena (glibc gives each thread its own, in heaps of 64 MiB) grows by the
+ * pages one allocation needs, one mprotect each without a pad: 90,000 calls on 50k short
+ * connections, each holding the address space's lock against the other threads' page faults
+ * (-j 2 took 0.2 s more system time than -j 1).  With a pad of a whole heap each heap is opened
+ * at once; its pages are not touched, so not resident, until used. */
+#define ARENA_PAD (64 << 20)
+
 struct tn_shards *tn_shards_new(unsigned n, const struct tn_analysis_cfg *cfg, bool live)
 {
+    mallopt(M_TOP_PAD, ARENA_PAD);
     struct tn_shards *s = tn_xcalloc(1, sizeof *s);
     s->n = n;
     s->live = live;
