@@ -13,6 +13,7 @@ enum {
     BLOCK_ITEMS = 256,         /* packets per hand-over */
     WORKER_BLOCKS = 16,        /* blocks per worker: the reader's, the worker's, the queue */
     MAX_WORKERS = 1024,
+    OWNER_BUCKETS = 1 << 16,   /* flow-hash buckets, each owned by one worker */
 };
 
 /* Live, a block not yet full goes out with the first packet read 10 ms after its first one:
@@ -45,12 +46,14 @@ struct worker {
     struct block *cur;         /* the reader's block being filled (reader only) */
     int64_t cur_since;         /* wall time of its first item (live) */
     uint64_t dropped;          /* reader only */
+    uint64_t handed;           /* packets handed to it (reader only) */
 };
 
 struct tn_shards {
     unsigned n;
     bool live;
     struct worker *w;
+    uint16_t *owner;           /* [OWNER_BUCKETS]: worker + 1 of each bucket, 0: none yet */
 };
 
 static int64_t mono_ns(void)
@@ -136,9 +139,28 @@ static struct item *slot(struct tn_shards *s, struct worker *w)
     return &w->cur->it[w->cur->n++];
 }
 
+/* The worker of a packet: its flow-hash bucket's, given at the bucket's first packet to the
+ * worker handed the fewest packets so far.  A hash modulo the workers gives each a share of the
+ * connections by chance (bulk8's 8 flows went 6 to one worker, 2 to the other); the first
+ * packets come in trace order, so the choice is the same on every run. */
+static struct worker *owner_of(struct tn_shards *s, uint64_t hash)
+{
+    uint16_t *o = &s->owner[(hash >> 32) & (OWNER_BUCKETS - 1)];
+    if (!*o) {
+        unsigned best = 0;
+        for (unsigned i = 1; i < s->n; i++)
+            if (s->w[i].handed < s->w[best].handed)
+                best = i;
+        *o = (uint16_t)(best + 1);
+    }
+    struct worker *w = &s->w[*o - 1];
+    w->handed++;
+    return w;
+}
+
 void tn_shards_pkt(struct tn_shards *s, const struct tn_pkt *p, struct tn_pkt_place place)
 {
-    struct worker *w = &s->w[tn_shard_of(tn_flow_hash(p), s->n)];
+    struct worker *w = owner_of(s, tn_flow_hash(p));
     struct item *it = slot(s, w);
     it->pkt = *p;
     it->pkt.payload = NULL;
@@ -146,6 +168,11 @@ void tn_shards_pkt(struct tn_shards *s, const struct tn_pkt *p, struct tn_pkt_pl
     it->retire_idle_ns = 0;
     if (s->live && mono_ns() - w->cur_since >= LIVE_FLUSH_NS)
         submit(s, w, false);
+}
+
+uint64_t tn_shards_handed(const struct tn_shards *s, unsigned i)
+{
+    return i < s->n ? s->w[i].handed : 0;
 }
 
 void tn_shards_retire(struct tn_shards *s, int64_t now_ns, int64_t idle_ns)
@@ -184,6 +211,7 @@ static void stop_all(struct tn_shards *s)
     for (unsigned i = 0; i < s->n; i++)
         free_worker(&s->w[i]);
     free(s->w);
+    free(s->owner);
     free(s);
 }
 
@@ -201,6 +229,7 @@ struct tn_shards *tn_shards_new(unsigned n, const struct tn_analysis_cfg *cfg, b
     s->n = n;
     s->live = live;
     s->w = tn_xcalloc(n, sizeof *s->w);
+    s->owner = tn_xcalloc(OWNER_BUCKETS, sizeof *s->owner);
     struct tn_analysis_cfg wc = *cfg;
     if (wc.max_conns)   /* the limit is the run's: each worker holds its share */
         wc.max_conns = wc.max_conns / n ? wc.max_conns / n : 1;

@@ -16,6 +16,7 @@ size_t __sanitizer_get_current_allocated_bytes(void);   /* libasan's (sanitizer/
 #include "analysis.h"
 #include "mem_store.h"
 #include "render.h"
+#include "shards.h"
 #include "tcp_pkt_helper.h"
 
 enum { S = TN_TCP_SYN, A = TN_TCP_ACK, F = TN_TCP_FIN, P = TN_TCP_PSH };
@@ -342,6 +343,46 @@ START_TEST(test_retired_same_as_kept)
     free(m1.p);
     free(m3.p);
     free(v);
+}
+END_TEST
+
+/* -j 2 on 8 bulk flows whose flow hashes all fall on one worker by tn_shard_of (the old
+ * choice, hash modulo workers): each flow's bucket goes at its first packet to the worker handed
+ * the fewest packets, so each worker gets 4 flows' packets, and the merge gives the 8. */
+START_TEST(test_shards_balance_flows)
+{
+    enum { NF = 8, PKTS = 200 };
+    uint32_t flow[NF];
+    unsigned nf = 0;
+    for (uint32_t i = 0; nf < NF; i++) {
+        struct tn_pkt p = pkt_of(i, true, 1, 0, S, 0, T0);
+        if (tn_shard_of(tn_flow_hash(&p), 2) == 0)
+            flow[nf++] = i;
+    }
+    struct tn_analysis_cfg cfg = {0};
+    struct tn_shards *sh = tn_shards_new(2, &cfg, false);
+    ck_assert_ptr_nonnull(sh);
+    struct tn_analyzer *an = tn_analyzer_new(NULL);
+    int64_t t = T0;
+    for (unsigned f = 0; f < NF; f++) {   /* the handshakes, one flow after the other */
+        struct tn_pkt v[] = {pkt_of(flow[f], true, 100, 0, S, 0, t += 1000),
+                             pkt_of(flow[f], false, 500, 101, S | A, 0, t += 1000),
+                             pkt_of(flow[f], true, 101, 501, A, 0, t += 1000)};
+        for (unsigned k = 0; k < 3; k++)
+            tn_shards_pkt(sh, &v[k], tn_analyzer_count(an, &v[k], TN_DIS_OK, "test"));
+    }
+    for (uint32_t k = 0; k < PKTS; k++)   /* then data of all of them, interleaved */
+        for (unsigned f = 0; f < NF; f++) {
+            struct tn_pkt p = pkt_of(flow[f], true, 101 + k * 1000, 501, A, 1000, t += 1000);
+            tn_shards_pkt(sh, &p, tn_analyzer_count(an, &p, TN_DIS_OK, "test"));
+        }
+    ck_assert_uint_eq(tn_shards_handed(sh, 0), NF / 2 * (3 + PKTS));
+    ck_assert_uint_eq(tn_shards_handed(sh, 1), NF / 2 * (3 + PKTS));
+    ck_assert_uint_eq(tn_shards_end(sh, an), 0);
+    ck_assert_uint_eq(tn_analyzer_conn_count(an), NF);
+    for (size_t k = 0; k < NF; k++)
+        ck_assert_uint_eq(tn_analyzer_conn(an, k)->d[TN_A2B].pkts, 2 + PKTS);
+    tn_analyzer_free(an);
 }
 END_TEST
 
@@ -785,6 +826,7 @@ Suite *tn_scale_suite(void)
     tcase_add_test(tc, test_syn_with_data_alone);
     tcase_add_test(tc, test_retired_same_as_kept);
     tcase_add_test(tc, test_long_report_threads);
+    tcase_add_test(tc, test_shards_balance_flows);
     tcase_add_test(tc, test_csv_reads_retired_once);
     tcase_add_test(tc, test_retired_bytes);
     tcase_add_test(tc, test_half_open_retired);
