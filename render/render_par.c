@@ -1,10 +1,12 @@
 /* render_par.c - a report of many items rendered on several threads and written in order:
  * each thread renders chunks of consecutive items into memory, and a chunk goes out once the
  * one before it has, so the output is what one thread rendering the items in order writes. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "render_par.h"
 
@@ -38,6 +40,29 @@ struct par {
     size_t turn;               /* the chunk whose turn it is to be written */
 };
 
+/* A rendered chunk to out: straight to its file once out's buffer is empty (a report is hundreds
+ * of MB: no copy into that buffer); through stdio where out has no file, or on an error, which
+ * stdio then keeps on out as for a report written by one thread. */
+static void put_chunk(FILE *out, const char *p, size_t n)
+{
+    int fd = fileno(out);
+    if (fd < 0 || fflush(out) != 0) {
+        fwrite(p, 1, n, out);
+        return;
+    }
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            fwrite(p, 1, n, out);
+            return;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
 /* Render chunks until none is left, each written to out in its turn. */
 static void *par_thread(void *arg)
 {
@@ -63,7 +88,7 @@ static void *par_thread(void *arg)
         while (pp->turn != k)
             pthread_cond_wait(&pp->turn_cv, &pp->mu);
         pthread_mutex_unlock(&pp->mu);
-        fwrite(m.p, 1, m.n, pp->out);   /* errors stay on out, as one thread's would */
+        put_chunk(pp->out, m.p, m.n);
         pthread_mutex_lock(&pp->mu);
         pp->turn++;
         pthread_cond_broadcast(&pp->turn_cv);
