@@ -265,14 +265,18 @@ uint64_t tn_shards_end(struct tn_shards *s, struct tn_analyzer *an)
             submit(s, w, true);
         dropped += w->dropped;
     }
+    /* every worker told first, then joined: they finish their analyzers side by side (joined
+     * one by one as they were told, each began its finish only when the one before had ended) */
     for (unsigned i = 0; i < s->n; i++) {
         struct worker *w = &s->w[i];
         pthread_mutex_lock(&w->mu);
         w->done = true;
         pthread_cond_signal(&w->work);
         pthread_mutex_unlock(&w->mu);
-        pthread_join(w->th, NULL);
-        w->started = false;
+    }
+    for (unsigned i = 0; i < s->n; i++) {
+        pthread_join(s->w[i].th, NULL);
+        s->w[i].started = false;
     }
     struct tn_analyzer **v = tn_xmalloc(s->n * sizeof *v);
     for (unsigned i = 0; i < s->n; i++)
