@@ -347,9 +347,10 @@ START_TEST(test_retired_same_as_kept)
 END_TEST
 
 /* -j 2 on 8 bulk flows whose flow hashes all fall on one worker by tn_shard_of (the old
- * choice, hash modulo workers): each flow's bucket goes at its first packet to the worker handed
- * the fewest packets, so each worker gets 4 flows' packets, and the merge gives the 8. */
-START_TEST(test_shards_balance_flows)
+ * choice, hash modulo workers), handed on by a reader of files and by a capture (live): each
+ * flow's bucket goes at its first packet to the worker handed the fewest packets, so each
+ * worker gets 4 flows, and the merge gives the 8 with every packet. */
+static void balance_flows(bool live)
 {
     enum { NF = 8, PKTS = 200 };
     uint32_t flow[NF];
@@ -360,7 +361,7 @@ START_TEST(test_shards_balance_flows)
             flow[nf++] = i;
     }
     struct tn_analysis_cfg cfg = {0};
-    struct tn_shards *sh = tn_shards_new(2, &cfg, false);
+    struct tn_shards *sh = tn_shards_new(2, &cfg, live);
     ck_assert_ptr_nonnull(sh);
     struct tn_analyzer *an = tn_analyzer_new(NULL);
     int64_t t = T0;
@@ -383,6 +384,12 @@ START_TEST(test_shards_balance_flows)
     for (size_t k = 0; k < NF; k++)
         ck_assert_uint_eq(tn_analyzer_conn(an, k)->d[TN_A2B].pkts, 2 + PKTS);
     tn_analyzer_free(an);
+}
+
+START_TEST(test_shards_balance_flows)
+{
+    balance_flows(false);
+    balance_flows(true);
 }
 END_TEST
 
