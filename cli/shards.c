@@ -13,7 +13,8 @@ enum {
     BLOCK_ITEMS = 256,         /* packets per hand-over */
     WORKER_BLOCKS = 16,        /* blocks per worker: the reader's, the worker's, the queue */
     MAX_WORKERS = 1024,
-    OWNER_BUCKETS = 1 << 16,   /* flow-hash buckets, each owned by one worker */
+    OWNER_BUCKETS = 1 << 12,   /* flow-hash buckets, each owned by one worker: 8 KB, which stays
+                                * in the reader's cache (65,536 missed it: 37 ms on short50k) */
 };
 
 /* Live, a block not yet full goes out with the first packet read 10 ms after its first one:
