@@ -42,7 +42,7 @@ static bool want_multi_text(const struct tn_out_ctx *x)
 static int write_list(const struct tn_out_ctx *x, struct tn_err *err)
 {
     (void)err;
-    tn_report_list(stdout, x->an, x->view.sel);
+    tn_report_list(stdout, x->an, x->view.sel, tn_pipeline_workers(x->o));
     return 0;
 }
 

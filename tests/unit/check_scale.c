@@ -461,6 +461,47 @@ START_TEST(test_long_report_threads)
 }
 END_TEST
 
+/* The connection list of an on `threads` threads. */
+static char *list_report(const struct tn_analyzer *an, const struct tn_selection *sel, unsigned threads,
+                         size_t *len)
+{
+    char *report = NULL;
+    FILE *fp = open_memstream(&report, len);
+    tn_report_list(fp, an, sel, threads);
+    fclose(fp);
+    return report;
+}
+
+/* The connection list on several threads (in chunks of 2,048 lines) is one thread's, byte for
+ * byte: 5,000 short connections, all of them and a selection. */
+START_TEST(test_list_threads)
+{
+    enum { NC = 5000 };
+    struct tn_pkt *v = tn_xcalloc(8 * NC, sizeof *v);
+    size_t n = overlapping_conns(v, NC);
+    struct tn_analyzer *an = tn_analyzer_new(NULL);
+    for (size_t k = 0; k < n; k++)
+        tn_analyzer_add(an, &v[k], TN_DIS_OK, "test");
+    tn_analyzer_finish(an);
+    size_t n1, n3;
+    char *r1 = list_report(an, NULL, 1, &n1), *r3 = list_report(an, NULL, 3, &n3);
+    ck_assert_uint_gt(n1, NC * 60);
+    ck_assert(n3 == n1 && memcmp(r1, r3, n1) == 0);
+    free(r1);
+    free(r3);
+    unsigned idx[] = {1, 2047, 2048, 2049, 4097, 5000};
+    struct tn_selection sel = {.idx = idx, .n = sizeof idx / sizeof idx[0]};
+    r1 = list_report(an, &sel, 1, &n1);
+    r3 = list_report(an, &sel, 3, &n3);
+    ck_assert(strstr(r1, "5000 connections, 6 selected:\n") == r1);
+    ck_assert(n3 == n1 && memcmp(r1, r3, n1) == 0);
+    free(r1);
+    free(r3);
+    tn_analyzer_free(an);
+    free(v);
+}
+END_TEST
+
 static char *slurp_file(const char *dir, const char *name, size_t *n)
 {
     char path[512];
@@ -833,6 +874,7 @@ Suite *tn_scale_suite(void)
     tcase_add_test(tc, test_syn_with_data_alone);
     tcase_add_test(tc, test_retired_same_as_kept);
     tcase_add_test(tc, test_long_report_threads);
+    tcase_add_test(tc, test_list_threads);
     tcase_add_test(tc, test_shards_balance_flows);
     tcase_add_test(tc, test_csv_reads_retired_once);
     tcase_add_test(tc, test_retired_bytes);
