@@ -393,15 +393,25 @@ START_TEST(test_shards_balance_flows)
 }
 END_TEST
 
-/* The long report of an (all connections: sel NULL) rendered on `threads` threads. */
+/* The long report (-l) or the connection list of an (all connections: sel NULL) rendered on
+ * `threads` threads. */
+static char *report(const struct tn_analyzer *an, const struct tn_selection *sel, unsigned threads, bool lng,
+                    size_t *len)
+{
+    char *text = NULL;
+    FILE *fp = open_memstream(&text, len);
+    if (lng)
+        tn_report_long(fp, an, sel, &(struct tn_long_opts){true, true, threads});
+    else
+        tn_report_list(fp, an, sel, threads);
+    fclose(fp);
+    return text;
+}
+
 static char *long_report(const struct tn_analyzer *an, const struct tn_selection *sel, unsigned threads,
                          size_t *len)
 {
-    char *report = NULL;
-    FILE *fp = open_memstream(&report, len);
-    tn_report_long(fp, an, sel, &(struct tn_long_opts){true, true, threads});
-    fclose(fp);
-    return report;
+    return report(an, sel, threads, true, len);
 }
 
 /* -l on several threads (issue 12): the 600 short connections of the merge test, retired to a
@@ -461,17 +471,6 @@ START_TEST(test_long_report_threads)
 }
 END_TEST
 
-/* The connection list of an on `threads` threads. */
-static char *list_report(const struct tn_analyzer *an, const struct tn_selection *sel, unsigned threads,
-                         size_t *len)
-{
-    char *report = NULL;
-    FILE *fp = open_memstream(&report, len);
-    tn_report_list(fp, an, sel, threads);
-    fclose(fp);
-    return report;
-}
-
 /* The connection list on several threads (in chunks of 2,048 lines) is one thread's, byte for
  * byte: 5,000 short connections, all of them and a selection. */
 START_TEST(test_list_threads)
@@ -484,15 +483,15 @@ START_TEST(test_list_threads)
         tn_analyzer_add(an, &v[k], TN_DIS_OK, "test");
     tn_analyzer_finish(an);
     size_t n1, n3;
-    char *r1 = list_report(an, NULL, 1, &n1), *r3 = list_report(an, NULL, 3, &n3);
+    char *r1 = report(an, NULL, 1, false, &n1), *r3 = report(an, NULL, 3, false, &n3);
     ck_assert_uint_gt(n1, NC * 60);
     ck_assert(n3 == n1 && memcmp(r1, r3, n1) == 0);
     free(r1);
     free(r3);
     unsigned idx[] = {1, 2047, 2048, 2049, 4097, 5000};
     struct tn_selection sel = {.idx = idx, .n = sizeof idx / sizeof idx[0]};
-    r1 = list_report(an, &sel, 1, &n1);
-    r3 = list_report(an, &sel, 3, &n3);
+    r1 = report(an, &sel, 1, false, &n1);
+    r3 = report(an, &sel, 3, false, &n3);
     ck_assert(strstr(r1, "5000 connections, 6 selected:\n") == r1);
     ck_assert(n3 == n1 && memcmp(r1, r3, n1) == 0);
     free(r1);
