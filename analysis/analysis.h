@@ -645,6 +645,14 @@ size_t tn_analyzer_conn_count(const struct tn_analyzer *a);
  * one reading slot: the pointer is valid until the next call for another retired connection
  * (outputs read the connections one at a time). */
 const struct tn_conn *tn_analyzer_conn(const struct tn_analyzer *a, size_t i);
+/* A reading slot of its own, for outputs that read the connections on several threads at
+ * once, each thread through its slot: tn_reader_conn(r, i) is tn_analyzer_conn(a, i), valid
+ * until r's next call.  The analyzer is only read (its packets all analysed, nothing else
+ * changing it meanwhile); cfg.spill_get is then called from those threads at once. */
+struct tn_reader;
+struct tn_reader *tn_reader_new(const struct tn_analyzer *a);
+const struct tn_conn *tn_reader_conn(struct tn_reader *r, size_t i);
+void tn_reader_free(struct tn_reader *r);
 const struct tn_trace_stats *tn_analyzer_stats(const struct tn_analyzer *a);
 /* The connection numbered idx (tn_conn.idx, 1-based), or NULL when it was evicted: numbers
  * keep their first-packet order, evictions leave gaps. */

@@ -18,6 +18,7 @@ struct tn_analyzer *tn_analyzer_new(const struct tn_analysis_cfg *cfg)
     if (a->cfg.interval_ns <= 0)
         a->cfg.interval_ns = 100000000;
     a->ctx.cfg = &a->cfg;
+    a->reading.a = a;
     a->flows = tn_flowtab_new();
     a->last_idx = -1;
     return a;
@@ -49,7 +50,7 @@ void tn_analyzer_free(struct tn_analyzer *a)
     free(a->closed.v);
     free(a->half_open.v);
     tn_brief_slabs_free(a->slabs);
-    tn_analyzer_reading_free(a);
+    tn_reader_fini(&a->reading);
     tn_packbuf_fini(&a->spill);
     free(a->wsave);
     tn_flowtab_free(a->flows);
@@ -505,8 +506,8 @@ const struct tn_conn *tn_analyzer_conn(const struct tn_analyzer *a, size_t i)
 {
     if (i >= a->nconns)
         return NULL;
-    if (tn_slot_is_brief(a->conns[i]))
-        return tn_analyzer_read_retired(a, i);
+    if (tn_slot_is_brief(a->conns[i]))   /* the reading slot is a cache, not state */
+        return tn_reader_read_retired((struct tn_reader *)&a->reading, i);
     return &a->conns[i]->pub;
 }
 

@@ -246,6 +246,17 @@ struct tn_idxq {
     size_t head, n, cap;
 };
 
+/* A reading slot (analysis_retire.c): a retired connection read back for an output, and the
+ * bytes it was read from.  The analyzer has one; tn_reader_new makes more, one per thread. */
+struct tn_reader {
+    const struct tn_analyzer *a;
+    struct tn_conn_priv *cp;      /* the connection read, NULL: none */
+    size_t k;                     /* its index */
+    struct tn_arena mem;          /* where cp lies when in_arena (not malloc) */
+    bool in_arena;
+    struct tn_packbuf buf;        /* its bytes, as read from the store */
+};
+
 /* The analyzer (analysis_analyzer.c; its table is kept bounded by analysis_evict.c). */
 struct tn_analyzer {
     struct tn_analysis_cfg cfg;
@@ -264,11 +275,8 @@ struct tn_analyzer {
     size_t nstale;                /* entries of active that are briefs now (dropped lazily) */
     size_t nretired;              /* connections retired to their brief */
     struct tn_brief_slab *slabs;  /* the briefs, newest slab first */
-    struct tn_conn_priv *reading; /* a retired connection read back for an output */
-    size_t reading_k;
-    struct tn_arena reading_mem;  /* where reading lies when reading_in_arena (not malloc) */
-    bool reading_in_arena;
-    struct tn_packbuf spill;      /* bytes of the connection being retired or read back */
+    struct tn_reader reading;     /* the outputs' one reading slot (tn_analyzer_conn) */
+    struct tn_packbuf spill;      /* bytes of the connection being retired or revived */
     struct tn_window_save *wsave; /* --from/--to: the counts before a packet outside the window */
     int64_t idle_sweep_ns;        /* trace time of the last sweep for idle connections */
     size_t idle_sweep_pkts;       /* packets since it */
@@ -286,10 +294,10 @@ void tn_analyzer_retire_quiet(struct tn_analyzer *a, int64_t now);
 void tn_analyzer_finish_retired(struct tn_analyzer *a);
 /* A late packet of retired connection k: it comes back whole into its slot. */
 void tn_analyzer_revive(struct tn_analyzer *a, size_t k);
-/* Retired connection k, read back into the analyzer's one reading slot (a->reading). */
-const struct tn_conn *tn_analyzer_read_retired(const struct tn_analyzer *a, size_t k);
-/* The reading slot and its memory given back (tn_analyzer_free). */
-void tn_analyzer_reading_free(struct tn_analyzer *a);
+/* Retired connection k, read back into reading slot r. */
+const struct tn_conn *tn_reader_read_retired(struct tn_reader *r, size_t k);
+/* A reading slot's memory given back (the slot itself is the caller's). */
+void tn_reader_fini(struct tn_reader *r);
 /* A brief from the analyzer's slabs (analysis_brief.c). */
 struct tn_conn_brief *tn_brief_new(struct tn_analyzer *a);
 /* Drop the briefs from the active list (the others keep their order). */

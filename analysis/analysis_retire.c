@@ -41,11 +41,11 @@ struct tn_conn_brief *tn_analyzer_retire_conn(struct tn_analyzer *a, size_t k)
     return b;
 }
 
-/* The bytes of brief b into the scratch buffer. */
-static const uint8_t *read_bytes(const struct tn_analyzer *a, const struct tn_conn_brief *b)
+/* The bytes of brief b into buf. */
+static const uint8_t *read_bytes(const struct tn_analyzer *a, const struct tn_conn_brief *b,
+                                 struct tn_packbuf *buf)
 {
     TN_BUG_ON(b->out.part == TN_OUT_AWAY);   /* its bytes are elsewhere: an output that reads briefs only */
-    struct tn_packbuf *buf = (struct tn_packbuf *)&a->spill;   /* scratch, not state */
     if (buf->cap < b->out.len) {
         free(buf->p);
         buf->p = tn_xmalloc(b->out.len);
@@ -55,12 +55,12 @@ static const uint8_t *read_bytes(const struct tn_analyzer *a, const struct tn_co
     return buf->p;
 }
 
-/* The bytes of brief b back into a connection, numbered as the brief is (a shard's merge
- * renumbers the briefs); in arena when one is given. */
+/* The bytes of brief b back into a connection (read through buf), numbered as the brief is (a
+ * shard's merge renumbers the briefs); in arena when one is given. */
 static struct tn_conn_priv *read_back(const struct tn_analyzer *a, const struct tn_conn_brief *b,
-                                      struct tn_arena *arena)
+                                      struct tn_packbuf *buf, struct tn_arena *arena)
 {
-    const uint8_t *bytes = read_bytes(a, b);
+    const uint8_t *bytes = read_bytes(a, b, buf);
     struct tn_conn_priv *cp = arena ? tn_conn_priv_unpack_in(bytes, b->out.len, arena)
                                     : tn_conn_priv_unpack(bytes, b->out.len);
     TN_BUG_ON(!cp);   /* our own bytes, read back as written */
@@ -74,7 +74,7 @@ void tn_analyzer_revive(struct tn_analyzer *a, size_t k)
     /* its slot in the active list may still be there, stale: dropped while k is a brief, or
      * the list would hold k twice */
     tn_analyzer_compact_active(a);
-    a->conns[k] = read_back(a, b, NULL);
+    a->conns[k] = read_back(a, b, &a->spill, NULL);
     a->nretired--;
     tn_grow((void **)&a->active, &a->cap_active, a->nactive + 1, sizeof *a->active);
     size_t i = a->nactive++;
@@ -85,42 +85,70 @@ void tn_analyzer_revive(struct tn_analyzer *a, size_t k)
     a->active[i] = k;
 }
 
-static void drop_reading(struct tn_analyzer *m)
+static void drop_reading(struct tn_reader *r)
 {
-    if (m->reading && !m->reading_in_arena)
-        tn_conn_priv_destroy(m->reading);
-    m->reading = NULL;
-    tn_arena_reset(&m->reading_mem);
+    if (r->cp && !r->in_arena)
+        tn_conn_priv_destroy(r->cp);
+    r->cp = NULL;
+    tn_arena_reset(&r->mem);
 }
 
 /* For an output: the connection as it would be at the end of the run.  It lies in the reading
  * slot's arena, given back at the next read: the outputs read a million connections one after
  * the other without malloc and free for each of their arrays.  One retired before its end (one
  * SYN) is finished as tn_analyzer_finish would have, which may grow its arrays: that one is
- * read into malloc's memory. */
-const struct tn_conn *tn_analyzer_read_retired(const struct tn_analyzer *a, size_t k)
+ * read into malloc's memory.  Nothing of the analyzer changes: slots of several threads read
+ * side by side. */
+const struct tn_conn *tn_reader_read_retired(struct tn_reader *r, size_t k)
 {
-    struct tn_analyzer *m = (struct tn_analyzer *)a;   /* the reading slot is a cache */
-    if (!m->reading || m->reading_k != k) {
-        drop_reading(m);
-        const struct tn_conn_brief *b = tn_slot_brief(a->conns[k]);
-        m->reading = read_back(a, b, &m->reading_mem);
-        m->reading_in_arena = true;
-        if (m->reading->pub.proto == TN_PK_TCP && !m->reading->inferred) {
-            drop_reading(m);
-            m->reading = read_back(a, b, NULL);
-            m->reading_in_arena = false;
-            tn_tcp_conn_finish(&m->ctx, m->reading);   /* ctx: the config, no packet */
-        }
-        m->reading_k = k;
+    if (r->cp && r->k == k)
+        return &r->cp->pub;
+    const struct tn_analyzer *a = r->a;
+    drop_reading(r);
+    const struct tn_conn_brief *b = tn_slot_brief(a->conns[k]);
+    r->cp = read_back(a, b, &r->buf, &r->mem);
+    r->in_arena = true;
+    if (r->cp->pub.proto == TN_PK_TCP && !r->cp->inferred) {
+        drop_reading(r);
+        r->cp = read_back(a, b, &r->buf, NULL);
+        r->in_arena = false;
+        struct tn_analyzer_ctx ctx = a->ctx;   /* the config, no packet; the slot's own copy */
+        tn_tcp_conn_finish(&ctx, r->cp);
     }
-    return &m->reading->pub;
+    r->k = k;
+    return &r->cp->pub;
 }
 
-void tn_analyzer_reading_free(struct tn_analyzer *a)
+void tn_reader_fini(struct tn_reader *r)
 {
-    drop_reading(a);
-    tn_arena_free(&a->reading_mem);
+    drop_reading(r);
+    tn_arena_free(&r->mem);
+    tn_packbuf_fini(&r->buf);
+}
+
+struct tn_reader *tn_reader_new(const struct tn_analyzer *a)
+{
+    struct tn_reader *r = tn_xcalloc(1, sizeof *r);
+    r->a = a;
+    return r;
+}
+
+const struct tn_conn *tn_reader_conn(struct tn_reader *r, size_t i)
+{
+    const struct tn_analyzer *a = r->a;
+    if (i >= a->nconns)
+        return NULL;
+    if (tn_slot_is_brief(a->conns[i]))
+        return tn_reader_read_retired(r, i);
+    return &a->conns[i]->pub;
+}
+
+void tn_reader_free(struct tn_reader *r)
+{
+    if (!r)
+        return;
+    tn_reader_fini(r);
+    free(r);
 }
 
 /* A connection retired idle (tn_analyzer_retire_quiet) was not finished: at the end it is read
@@ -132,7 +160,7 @@ void tn_analyzer_finish_retired(struct tn_analyzer *a)
         if (!tn_slot_is_brief(a->conns[k]) || !tn_slot_brief(a->conns[k])->unfinished)
             continue;
         struct tn_conn_brief *b = tn_slot_brief(a->conns[k]);
-        struct tn_conn_priv *cp = read_back(a, b, NULL);
+        struct tn_conn_priv *cp = read_back(a, b, &a->spill, NULL);
         if (cp->pub.proto == TN_PK_TCP)
             tn_tcp_conn_finish(&a->ctx, cp);
         else

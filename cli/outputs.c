@@ -93,14 +93,16 @@ static bool multi_text_ready(const struct tn_out_ctx *x)
 static int write_list(const struct tn_out_ctx *x, struct tn_err *err)
 {
     (void)err;
-    tn_report_list(stdout, x->an, x->view.sel);
+    tn_report_list(stdout, x->an, x->view.sel, tn_pipeline_workers(x->o));
     return 0;
 }
 
 static int write_long(const struct tn_out_ctx *x, struct tn_err *err)
 {
     (void)err;
-    tn_report_long(stdout, x->an, x->view.sel, &(struct tn_long_opts){x->o->rtt_stats, x->o->owin_stats});
+    /* rendered on as many threads as analysed it (-j) */
+    tn_report_long(stdout, x->an, x->view.sel,
+                   &(struct tn_long_opts){x->o->rtt_stats, x->o->owin_stats, tn_pipeline_workers(x->o)});
     return 0;
 }
 

@@ -43,7 +43,7 @@ static bool spill_put(void *arg, unsigned shard, const void *bytes, size_t n, st
     }
     *ref = (struct tn_out_ref){.at = sp->at, .len = (uint32_t)n, .part = shard};
     sp->at += n;
-    sp->dirty = true;
+    atomic_store(&sp->dirty, true);
     return true;
 }
 
@@ -54,9 +54,14 @@ static void spill_get(void *arg, const struct tn_out_ref *ref, void *bytes)
     struct tn_retire *rt = arg;
     TN_BUG_ON(ref->part >= rt->nparts);
     struct tn_spill_part *sp = &rt->parts[ref->part];
-    if (sp->dirty && fflush(sp->f) != 0)
-        goto fail;
-    sp->dirty = false;
+    if (atomic_load(&sp->dirty)) {   /* once, after the writes: readers may be several threads */
+        pthread_mutex_lock(&rt->flush_mu);
+        bool failed = atomic_load(&sp->dirty) && fflush(sp->f) != 0;
+        atomic_store(&sp->dirty, false);
+        pthread_mutex_unlock(&rt->flush_mu);
+        if (failed)
+            goto fail;
+    }
     size_t done = 0;
     while (done < ref->len) {
         ssize_t got = pread(fileno(sp->f), (char *)bytes + done, ref->len - done, (off_t)(ref->at + done));
@@ -75,7 +80,11 @@ fail:;
     exit(TN_EXIT_INPUT);
 }
 
-static FILE *temp_file(struct tn_err *err)
+/* The store's writes go out 64 KiB at a time (a connection is about 1 KB); a live run's store
+ * shows bytes after a few dozen connections (e2e_live_retire looks for them while it runs). */
+#define SPILL_BUF (1 << 16)
+
+static FILE *temp_file(struct tn_spill_part *sp, struct tn_err *err)
 {
     const char *dir = getenv("TMPDIR");
     char path[4096];
@@ -93,7 +102,8 @@ static FILE *temp_file(struct tn_err *err)
         close(fd);
         return NULL;
     }
-    setvbuf(f, NULL, _IOFBF, 1 << 16);
+    sp->fbuf = tn_xmalloc(SPILL_BUF);
+    setvbuf(f, sp->fbuf, _IOFBF, SPILL_BUF);
     return f;
 }
 
@@ -106,9 +116,10 @@ void tn_retire_setup(struct tn_retire *rt, const struct tn_options *o, struct tn
         return;
     rt->nparts = workers ? workers : 1;
     rt->parts = tn_xcalloc(rt->nparts, sizeof *rt->parts);
+    pthread_mutex_init(&rt->flush_mu, NULL);
     for (unsigned i = 0; i < rt->nparts; i++) {
         struct tn_err err;
-        if ((rt->parts[i].f = temp_file(&err)))
+        if ((rt->parts[i].f = temp_file(&rt->parts[i], &err)))
             continue;
         tn_cli_warn(err.msg);
         tn_cli_warn("connections that closed are kept in memory to the end of the run instead");
@@ -125,9 +136,13 @@ void tn_retire_setup(struct tn_retire *rt, const struct tn_options *o, struct tn
 
 void tn_retire_fini(struct tn_retire *rt)
 {
-    for (unsigned i = 0; i < rt->nparts; i++)
+    for (unsigned i = 0; i < rt->nparts; i++) {
         if (rt->parts[i].f)
             fclose(rt->parts[i].f);
+        free(rt->parts[i].fbuf);
+    }
+    if (rt->parts)
+        pthread_mutex_destroy(&rt->flush_mu);
     free(rt->parts);
     *rt = (struct tn_retire){0};
 }

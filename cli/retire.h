@@ -4,6 +4,8 @@
 #ifndef TN_CLI_RETIRE_H
 #define TN_CLI_RETIRE_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 
 #include "analysis.h"
@@ -11,14 +13,16 @@
 
 struct tn_spill_part {
     FILE *f;
+    char *fbuf;                /* f's buffer (setvbuf takes no size without one) */
     uint64_t at;               /* bytes written: where the next connection starts */
-    bool dirty;                /* written since the last flush */
+    atomic_bool dirty;         /* written since the last flush */
     bool failed;               /* a write failed: take no more (connections stay in memory) */
 };
 
 struct tn_retire {
     struct tn_spill_part *parts;   /* one per analysis thread; NULL: no retirement */
     unsigned nparts;
+    pthread_mutex_t flush_mu;      /* outputs read back on several threads (tn_reader_new) */
 };
 
 /* Set the store in cfg when the run reads files or captures on one interface without the

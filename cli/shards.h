@@ -1,6 +1,7 @@
-/* shards.h - -j N: N worker threads, each the only owner of the connections that hash to it
- * (tn_shard_of), fed by the reader in blocks; merged at the end into the reader's analyzer
- * (tn_analyzer_merge) so every output equals one thread's.  Private to cli/. */
+/* shards.h - -j N: N worker threads, each the only owner of its connections (those of the
+ * flow-hash buckets given to it, each at its first packet), fed by the reader in blocks; merged
+ * at the end into the reader's analyzer (tn_analyzer_merge) so every output equals one
+ * thread's.  Private to cli/. */
 #ifndef TN_CLI_SHARDS_H
 #define TN_CLI_SHARDS_H
 
@@ -18,6 +19,9 @@ struct tn_shards *tn_shards_new(unsigned n, const struct tn_analysis_cfg *cfg, b
 
 /* The reader: one TCP/DFCP packet with its place (tn_analyzer_count); copied. */
 void tn_shards_pkt(struct tn_shards *s, const struct tn_pkt *p, struct tn_pkt_place place);
+
+/* The reader: how many packets it handed worker i so far. */
+uint64_t tn_shards_handed(const struct tn_shards *s, unsigned i);
 
 /* The reader: every worker retires its connections idle past idle_ns at now_ns
  * (tn_analyzer_retire_idle), at this place of the stream. */

@@ -88,14 +88,16 @@ int tn_xplot_write(const char *dir, const struct tn_analyzer *a, const struct tn
 /* Per-connection event timeline (--timeline): one line per event with its evidence. */
 void tn_report_timeline(FILE *out, const struct tn_analyzer *a, const struct tn_view *v);
 
-/* Numbered connection list: index, endpoints, protocol, packets each way, state. */
-void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel);
+/* Numbered connection list: index, endpoints, protocol, packets each way, state; threads > 1:
+ * its lines rendered on that many threads, the same bytes. */
+void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel, unsigned threads);
 
 /* Long per-connection statistics (-l), both directions side by side; lo (may be NULL) adds
  * tcptrace's RTT section (-r) and outstanding-window rows (-W). */
 struct tn_long_opts {
     bool rtt;
     bool owin;
+    unsigned threads;          /* > 1: the connections rendered on that many threads */
 };
 void tn_report_long(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel,
                     const struct tn_long_opts *lo);

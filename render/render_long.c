@@ -6,6 +6,7 @@
 #include "render.h"
 #include "render_line.h"
 #include "render_long_int.h"
+#include "render_par.h"
 
 #define COLW 22
 
@@ -336,10 +337,47 @@ static void one_conn(FILE *out, const struct tn_conn *c, const struct tn_long_op
     tn_line_end(&l);
 }
 
+struct long_job {
+    const struct tn_analyzer *a;
+    const struct tn_selection *sel;
+    const struct tn_long_opts *lo;
+};
+
+static void *long_state_new(const void *arg)
+{
+    return tn_reader_new(((const struct long_job *)arg)->a);
+}
+
+static void long_state_free(void *state)
+{
+    tn_reader_free(state);
+}
+
+/* Connections [lo, hi), read through this thread's reading slot. */
+static void long_chunk(FILE *f, void *state, size_t lo, size_t hi, const void *arg)
+{
+    const struct long_job *j = arg;
+    for (size_t i = lo; i < hi; i++) {
+        const struct tn_conn *c = tn_reader_conn(state, i);
+        if (tn_selected(j->sel, c->idx))
+            one_conn(f, c, j->lo);
+    }
+}
+
+/* A chunk is about 0.8 MB of short connections' reports: few hand-overs, little waiting. */
+#define LONG_CHUNK 128
+
 void tn_report_long(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel,
                     const struct tn_long_opts *lo)
 {
     size_t n = tn_analyzer_conn_count(a);
+    if (lo && lo->threads > 1 && n > LONG_CHUNK) {
+        struct long_job j = {a, sel, lo};
+        tn_par_render(out, &(struct tn_par_job){.n = n, .chunk = LONG_CHUNK, .state_new = long_state_new,
+                                                .state_free = long_state_free, .render = long_chunk, .arg = &j},
+                      lo->threads);
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         const struct tn_conn *c = tn_analyzer_conn(a, i);
         if (tn_selected(sel, c->idx))

@@ -4,6 +4,7 @@
 
 #include "render.h"
 #include "render_line.h"
+#include "render_par.h"
 
 bool tn_selected(const struct tn_selection *sel, unsigned idx)
 {
@@ -34,24 +35,28 @@ static const char *proto_name(const struct tn_conn_brief *b)
     return b->proto == TN_PK_DFCP ? (b->dfcp_over_udp ? "dfcp/udp" : "dfcp") : "tcp";
 }
 
-/* From the briefs: connections retired before the end of the run are listed too. */
-void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel)
+/* Every connection is selected: no selection, or an empty one. */
+static bool selects_all(const struct tn_selection *sel)
 {
-    size_t n = tn_analyzer_conn_count(a), shown = 0;
+    return !sel || (!sel->mask && sel->n == 0);
+}
+
+struct list_job {
+    const struct tn_analyzer *a;
+    const struct tn_selection *sel;
+};
+
+/* The list's lines of connections [lo, hi). */
+static void list_rows(FILE *out, void *state, size_t lo, size_t hi, const void *arg)
+{
+    (void)state;
+    const struct list_job *j = arg;
     struct tn_conn_brief b;
-    for (size_t i = 0; i < n; i++) {
-        tn_analyzer_brief(a, i, &b);
-        shown += tn_selected(sel, b.idx);
-    }
-    if (shown == n)
-        fprintf(out, "%zu connection%s:\n", n, n == 1 ? "" : "s");
-    else
-        fprintf(out, "%zu connection%s, %zu selected:\n", n, n == 1 ? "" : "s", shown);
     struct tn_line l;
     tn_line_begin(&l, out);
-    for (size_t i = 0; i < n; i++) {
-        tn_analyzer_brief(a, i, &b);
-        if (!tn_selected(sel, b.idx))
+    for (size_t i = lo; i < hi; i++) {
+        tn_analyzer_brief(j->a, i, &b);
+        if (!tn_selected(j->sel, b.idx))
             continue;
         /* "%4u: %s - %s  %-8s %8" PRIu64 ">%8" PRIu64 "<  %s\n" without printf: a line per
          * connection, a million of them in a short-connection trace */
@@ -75,6 +80,33 @@ void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_sele
         tn_line_char(&l, '\n');
     }
     tn_line_end(&l);
+}
+
+/* A chunk of the list is about 160 KB. */
+#define LIST_CHUNK 2048
+
+/* From the briefs: connections retired before the end of the run are listed too. */
+void tn_report_list(FILE *out, const struct tn_analyzer *a, const struct tn_selection *sel, unsigned threads)
+{
+    size_t n = tn_analyzer_conn_count(a), shown = n;
+    struct tn_conn_brief b;
+    if (!selects_all(sel)) {
+        shown = 0;
+        for (size_t i = 0; i < n; i++) {
+            tn_analyzer_brief(a, i, &b);
+            shown += tn_selected(sel, b.idx);
+        }
+    }
+    if (shown == n)
+        fprintf(out, "%zu connection%s:\n", n, n == 1 ? "" : "s");
+    else
+        fprintf(out, "%zu connection%s, %zu selected:\n", n, n == 1 ? "" : "s", shown);
+    struct list_job j = {a, sel};
+    if (threads > 1 && n > LIST_CHUNK)
+        tn_par_render(out, &(struct tn_par_job){.n = n, .chunk = LIST_CHUNK, .render = list_rows, .arg = &j},
+                      threads);
+    else
+        list_rows(out, NULL, 0, n, &j);
     /* the one rule of the multi-flow views (tn_signif), said where the connections are listed */
     struct tn_signif sig;
     tn_signif_init(&sig, a, NULL, 0, false);

@@ -38,7 +38,7 @@ START_TEST(test_ipv6_bracketed)
     char *out = NULL;
     size_t len = 0;
     FILE *fp = open_memstream(&out, &len);
-    tn_report_list(fp, an, NULL);
+    tn_report_list(fp, an, NULL, 1);
     tn_report_long(fp, an, NULL, NULL);
     struct tn_view v = {0};
     tn_report_timeline(fp, an, &v);

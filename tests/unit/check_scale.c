@@ -16,6 +16,7 @@ size_t __sanitizer_get_current_allocated_bytes(void);   /* libasan's (sanitizer/
 #include "analysis.h"
 #include "mem_store.h"
 #include "render.h"
+#include "shards.h"
 #include "tcp_pkt_helper.h"
 
 enum { S = TN_TCP_SYN, A = TN_TCP_ACK, F = TN_TCP_FIN, P = TN_TCP_PSH };
@@ -341,6 +342,161 @@ START_TEST(test_retired_same_as_kept)
     tn_analyzer_free(all);
     free(m1.p);
     free(m3.p);
+    free(v);
+}
+END_TEST
+
+/* -j 2 on 8 bulk flows whose flow hashes all fall on one worker by tn_shard_of (the old
+ * choice, hash modulo workers), handed on by a reader of files and by a capture (live): each
+ * flow's bucket goes at its first packet to the worker handed the fewest packets, so each
+ * worker gets 4 flows, and the merge gives the 8 with every packet. */
+static void balance_flows(bool live)
+{
+    enum { NF = 8, PKTS = 200 };
+    uint32_t flow[NF];
+    unsigned nf = 0;
+    for (uint32_t i = 0; nf < NF; i++) {
+        struct tn_pkt p = pkt_of(i, true, 1, 0, S, 0, T0);
+        if (tn_shard_of(tn_flow_hash(&p), 2) == 0)
+            flow[nf++] = i;
+    }
+    struct tn_analysis_cfg cfg = {0};
+    struct tn_shards *sh = tn_shards_new(2, &cfg, live);
+    ck_assert_ptr_nonnull(sh);
+    struct tn_analyzer *an = tn_analyzer_new(NULL);
+    int64_t t = T0;
+    for (unsigned f = 0; f < NF; f++) {   /* the handshakes, one flow after the other */
+        struct tn_pkt v[] = {pkt_of(flow[f], true, 100, 0, S, 0, t += 1000),
+                             pkt_of(flow[f], false, 500, 101, S | A, 0, t += 1000),
+                             pkt_of(flow[f], true, 101, 501, A, 0, t += 1000)};
+        for (unsigned k = 0; k < 3; k++)
+            tn_shards_pkt(sh, &v[k], tn_analyzer_count(an, &v[k], TN_DIS_OK, "test"));
+    }
+    for (uint32_t k = 0; k < PKTS; k++)   /* then data of all of them, interleaved */
+        for (unsigned f = 0; f < NF; f++) {
+            struct tn_pkt p = pkt_of(flow[f], true, 101 + k * 1000, 501, A, 1000, t += 1000);
+            tn_shards_pkt(sh, &p, tn_analyzer_count(an, &p, TN_DIS_OK, "test"));
+        }
+    ck_assert_uint_eq(tn_shards_handed(sh, 0), NF / 2 * (3 + PKTS));
+    ck_assert_uint_eq(tn_shards_handed(sh, 1), NF / 2 * (3 + PKTS));
+    ck_assert_uint_eq(tn_shards_end(sh, an), 0);
+    ck_assert_uint_eq(tn_analyzer_conn_count(an), NF);
+    for (size_t k = 0; k < NF; k++)
+        ck_assert_uint_eq(tn_analyzer_conn(an, k)->d[TN_A2B].pkts, 2 + PKTS);
+    tn_analyzer_free(an);
+}
+
+START_TEST(test_shards_balance_flows)
+{
+    balance_flows(false);
+    balance_flows(true);
+}
+END_TEST
+
+/* The long report (-l) or the connection list of an (all connections: sel NULL) rendered on
+ * `threads` threads. */
+static char *report(const struct tn_analyzer *an, const struct tn_selection *sel, unsigned threads, bool lng,
+                    size_t *len)
+{
+    char *text = NULL;
+    FILE *fp = open_memstream(&text, len);
+    if (lng)
+        tn_report_long(fp, an, sel, &(struct tn_long_opts){true, true, threads});
+    else
+        tn_report_list(fp, an, sel, threads);
+    fclose(fp);
+    return text;
+}
+
+static char *long_report(const struct tn_analyzer *an, const struct tn_selection *sel, unsigned threads,
+                         size_t *len)
+{
+    return report(an, sel, threads, true, len);
+}
+
+/* -l on several threads (issue 12): the 600 short connections of the merge test, retired to a
+ * store by three shards and merged, read back by each thread through its own reading slot and
+ * rendered in chunks, give the report one thread writes, byte for byte, and the one of an
+ * analyzer that kept every connection in memory; also for a selection of every seventh. */
+START_TEST(test_long_report_threads)
+{
+    enum { NC = 600, NSH = 3 };
+    struct tn_pkt *v = tn_xcalloc(8 * NC, sizeof *v);
+    size_t n = overlapping_conns(v, NC);
+    struct mem_store m = {0};
+    struct tn_analysis_cfg cfg = {.spill_put = mem_put, .spill_get = mem_get, .spill_arg = &m};
+    struct tn_analyzer *kept = tn_analyzer_new(NULL), *all = tn_analyzer_new(&cfg), *sh[NSH];
+    for (unsigned s = 0; s < NSH; s++) {
+        cfg.shard = s;
+        sh[s] = tn_analyzer_new(&cfg);
+    }
+    for (size_t k = 0; k < n; k++) {
+        tn_analyzer_add(kept, &v[k], TN_DIS_OK, "test");
+        struct tn_pkt_place place = tn_analyzer_count(all, &v[k], TN_DIS_OK, "test");
+        tn_analyzer_add_flow(sh[tn_shard_of(tn_flow_hash(&v[k]), NSH)], &v[k], place);
+    }
+    tn_analyzer_finish(kept);
+    for (unsigned s = 0; s < NSH; s++)
+        tn_analyzer_finish(sh[s]);
+    tn_analyzer_merge(all, sh, NSH);
+    ck_assert_uint_ge(tn_analyzer_retired(all), NC - 140);
+
+    size_t n1, n2, n3, nk;
+    char *r1 = long_report(all, NULL, 1, &n1), *r2 = long_report(all, NULL, 2, &n2);
+    char *r3 = long_report(all, NULL, 3, &n3), *rk = long_report(kept, NULL, 1, &nk);
+    ck_assert_uint_gt(n1, NC * 1000);   /* every connection's report, ~4 KB each */
+    ck_assert(n2 == n1 && memcmp(r1, r2, n1) == 0);
+    ck_assert(n3 == n1 && memcmp(r1, r3, n1) == 0);
+    ck_assert(nk == n1 && memcmp(r1, rk, n1) == 0);
+    unsigned idx[NC / 7 + 1], ni = 0;
+    for (unsigned i = 1; i <= NC; i += 7)
+        idx[ni++] = i;
+    struct tn_selection sel = {.idx = idx, .n = ni};
+    free(r1);
+    free(r3);
+    r1 = long_report(all, &sel, 1, &n1);
+    r3 = long_report(all, &sel, 3, &n3);
+    ck_assert_uint_lt(n1, nk / 5);
+    ck_assert(n3 == n1 && memcmp(r1, r3, n1) == 0);
+    free(r1);
+    free(r2);
+    free(r3);
+    free(rk);
+    for (unsigned s = 0; s < NSH; s++)
+        tn_analyzer_free(sh[s]);
+    tn_analyzer_free(kept);
+    tn_analyzer_free(all);
+    free(m.p);
+    free(v);
+}
+END_TEST
+
+/* The connection list on several threads (in chunks of 2,048 lines) is one thread's, byte for
+ * byte: 5,000 short connections, all of them and a selection. */
+START_TEST(test_list_threads)
+{
+    enum { NC = 5000 };
+    struct tn_pkt *v = tn_xcalloc(8 * NC, sizeof *v);
+    size_t n = overlapping_conns(v, NC);
+    struct tn_analyzer *an = tn_analyzer_new(NULL);
+    for (size_t k = 0; k < n; k++)
+        tn_analyzer_add(an, &v[k], TN_DIS_OK, "test");
+    tn_analyzer_finish(an);
+    size_t n1, n3;
+    char *r1 = report(an, NULL, 1, false, &n1), *r3 = report(an, NULL, 3, false, &n3);
+    ck_assert_uint_gt(n1, NC * 60);
+    ck_assert(n3 == n1 && memcmp(r1, r3, n1) == 0);
+    free(r1);
+    free(r3);
+    unsigned idx[] = {1, 2047, 2048, 2049, 4097, 5000};
+    struct tn_selection sel = {.idx = idx, .n = sizeof idx / sizeof idx[0]};
+    r1 = report(an, &sel, 1, false, &n1);
+    r3 = report(an, &sel, 3, false, &n3);
+    ck_assert(strstr(r1, "5000 connections, 6 selected:\n") == r1);
+    ck_assert(n3 == n1 && memcmp(r1, r3, n1) == 0);
+    free(r1);
+    free(r3);
+    tn_analyzer_free(an);
     free(v);
 }
 END_TEST
@@ -716,6 +872,9 @@ Suite *tn_scale_suite(void)
     tcase_add_test(tc, test_shards_merge_like_one);
     tcase_add_test(tc, test_syn_with_data_alone);
     tcase_add_test(tc, test_retired_same_as_kept);
+    tcase_add_test(tc, test_long_report_threads);
+    tcase_add_test(tc, test_list_threads);
+    tcase_add_test(tc, test_shards_balance_flows);
     tcase_add_test(tc, test_csv_reads_retired_once);
     tcase_add_test(tc, test_retired_bytes);
     tcase_add_test(tc, test_half_open_retired);

@@ -247,7 +247,7 @@ static void check_capture(const char *path)
         char *report = NULL;
         size_t len = 0;
         FILE *fp = open_memstream(&report, &len);
-        tn_report_long(fp, an, &sel, &(struct tn_long_opts){true, true});
+        tn_report_long(fp, an, &sel, &(struct tn_long_opts){true, true, 1});
         fclose(fp);
         for (unsigned d = 0; d < 2; d++) {
             if (!tn_sender_sent_data(c, d))

@@ -13,7 +13,8 @@
 struct mem_store {
     uint8_t *p;
     size_t n, cap;
-    unsigned puts, gets;
+    unsigned puts;
+    _Atomic unsigned gets;     /* outputs may read on several threads */
 };
 
 static inline bool mem_put(void *arg, unsigned part, const void *bytes, size_t n, struct tn_out_ref *ref)
