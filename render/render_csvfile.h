@@ -13,6 +13,8 @@
 struct tn_csvfile {
     struct tn_safeout out;
     int ncol;                  /* columns written in the current row */
+    size_t rlen;               /* bytes of the current row in row[], written at its end */
+    char row[1024];
 };
 
 /* Create dir if needed and open a temporary for dir/name; write the header row (columns
