@@ -72,6 +72,9 @@ struct tn_sender {
     int64_t last_ack_ns;       /* last ACK from the receiver */
     uint64_t last_activity_pkt;/* the packet of the later of the two (an idle period's start) */
     int64_t last_progress_ns;  /* last ACK that advanced una */
+    int64_t ack_hi;            /* the highest cumulative ACK seen, also one below the first
+                                * data seen (a capture begun mid-flow) */
+    bool ack_hi_set;
     bool zero_window;          /* receiver advertised zero */
     uint32_t rwnd;             /* last window advertised to this sender (scaled) */
     bool rwnd_seen;
@@ -368,6 +371,8 @@ void tn_ackpol_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
  * that explains the observed flight sizes and decreases, or unknown. */
 struct tn_cc_model *tn_cc_new(uint32_t mss);
 void tn_cc_free(struct tn_cc_model *m);
+/* The capture did not see the sender's start (no SYN): its window state is unknown. */
+void tn_cc_start_unseen(struct tn_cc_model *m);
 /* What one ACK tells the models (bytes unless named otherwise). */
 struct tn_cc_ack {
     int64_t t_ns;              /* when the sender processed it */

@@ -104,6 +104,8 @@ struct ack_ctx {
     bool knee;                 /* the window stopped slow-starting after a fast recovery (the
                                 * sender's ssthresh, see struct tn_cc_model): the open-loop
                                 * copies start from here */
+    bool midflow_first;        /* the first ACK of a sender whose start was not seen */
+    double midflow_sync;       /* > 0: the first round of such a sender ended at this window */
 };
 
 /* What the sender did, as the flavours are told it: kept in order for the flavours that are
@@ -202,6 +204,11 @@ struct tn_cc_model {
     size_t nlog, cap_log;
     struct flavour_run *f[NFLAV];
     int estimate;              /* after tn_cc_finish: the flavour whose window is the estimate */
+    /* A capture begun mid-flow (tn_cc_start_unseen): the sender's window and ssthresh before
+     * it are unknown, and so is the state of its flavour.  The replay follows the flight in
+     * congestion avoidance (no slow start assumed: a long-lived sender has mostly left it)
+     * and takes the window the first whole round showed; nothing is estimated before. */
+    bool start_unseen, synced;
 };
 
 static bool is_live(const struct tn_cc_ops *ops)
@@ -296,6 +303,11 @@ struct tn_cc_model *tn_cc_new(uint32_t mss)
             at += run_size(flavour_ops[i]);
         }
     return m;
+}
+
+void tn_cc_start_unseen(struct tn_cc_model *m)
+{
+    m->start_unseen = true;
 }
 
 void tn_cc_free(struct tn_cc_model *m)
@@ -750,6 +762,35 @@ static void set_slot(struct flavour_run *r, long k, double v)
     r->beta[k] = v;
 }
 
+/* A sender whose start the capture did not see (struct tn_cc_model: start_unseen).  From its
+ * first ACK the replay is in congestion avoidance (ssthresh at its window, which the flight
+ * then raises: ack_one), not in a slow start that would double an unknown window each round
+ * (a cut of cubic-queue-4points' sender read 100 segments for the kernel's 49 for 250 ms).
+ * At the end of the first whole round the flavour starts afresh at the window that round
+ * showed, as from a slow start that ended unseen (slow_start_ended_unseen): its state before
+ * (CUBIC's epoch and W_max, H-TCP's time since the last loss) is unknown, so it is set up as
+ * Linux's tcp_init_congestion_control leaves it, then from that window as its reduction sets
+ * it (CUBIC's W_max at the window); cwnd = ssthresh = the window.  (Measured on the lab
+ * captures cut mid-flow: from zeroed state alone, W_max 0, the windows were 1-5 points worse
+ * and two flows fewer named.) */
+static void midflow_state(struct flavour_run *r, const struct ack_ctx *x)
+{
+    struct tn_cc_sock *sk = &r->sk;
+    if (x->midflow_sync > 0) {
+        if (r->ops->priv_size)
+            memset(sk->priv, 0, r->ops->priv_size);
+        if (r->ops->init)
+            r->ops->init(sk);
+        sk->cwnd = tn_fmax(1, tn_round(x->midflow_sync));
+        if (r->ops->ssthresh)
+            r->ops->ssthresh(sk);
+        sk->cwnd = tn_fmax(1, tn_round(x->midflow_sync));
+        sk->cwnd_cnt = 0;
+    }
+    sk->ssthresh = sk->cwnd;
+    restart_open_loop(r);
+}
+
 __attribute__((always_inline))   /* into tn_cc_on_ack's loop over the flavours, and run_input */
 static inline void run_ack(struct tn_cc_model *m, struct flavour_run *r, const struct tn_cc_ack *a,
                            const struct ack_ctx *x)
@@ -764,6 +805,8 @@ static inline void run_ack(struct tn_cc_model *m, struct flavour_run *r, const s
         tn_grow((void **)&r->oerr, &r->cap_oerr, r->noerr + 1, sizeof *r->oerr);
         r->oerr[r->noerr++] = fabs(w - x->top) / x->top;
     }
+    if (!r->ops->cong_control && (x->midflow_first || x->midflow_sync > 0))
+        midflow_state(r, x);
     ack_one(m, r, &r->sk, true, a, x);
     cwnd_validate(r, a, x);   /* the data this ACK released */
     if (r->ol_on && !r->ops->cong_control)
@@ -1074,6 +1117,8 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
     m->delivered = tn_fmax(m->delivered, (double)a->delivered / m->mss);
     unsigned round_before = m->round;
     bool round_ended = next_round(m, a, a->snd_nxt - (int64_t)a->flight_now);
+    x->midflow_first = m->start_unseen && round_before == 0;
+    x->midflow_sync = 0;
     m->round_flight = tn_fmax(m->round_flight, x->flight);
     if (m->lost && !a->in_episode && !a->episode_ended) {
         m->flight_max = tn_fmax(m->flight_max, x->flight);
@@ -1116,6 +1161,14 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
         m->end_acks--;
     }
     x->knee = round_ended && find_knee(m);
+    /* the first round the monitor saw whole, outside an episode: every segment in flight at
+     * its end was seen sent, so its flight is the sender's (before, the flight counts only
+     * what was sent after the capture began) */
+    if (m->start_unseen && !m->synced && round_ended && round_before > 1 && !a->in_episode &&
+        !a->episode_ended) {
+        x->midflow_sync = x->sent_out;
+        m->synced = x->midflow_sync >= 1;
+    }
     if (m->deferred_on) {   /* every flavour runs (a long sender): no log, no dispatch */
         for (int i = 0; i < NFLAV; i++)
             run_ack(m, m->f[i], &in.a, x);
@@ -1252,7 +1305,7 @@ void tn_cc_record(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
 {
     (void)c;
     (void)d;
-    if (!ctx->cfg->record_series)
+    if (!ctx->cfg->record_series || (m->start_unseen && !m->synced))
         return;
     undefer(m);   /* the series have every flavour's window */
     for (int i = 0; i < NFLAV; i++) {

@@ -34,6 +34,9 @@ static struct tn_sender *sender_of(struct tn_conn_priv *cp, enum tn_dir d)
         struct tn_sender *s = tn_xcalloc(1, sizeof *s);
         s->mss = dp->snd_mss;
         s->models = tn_cc_new(s->mss);
+        const struct tn_conn *c = &cp->pub;
+        if (!c->d[d].syn_seen && !c->d[d].opts_unknown)   /* ns-2 traces begin with the agent */
+            tn_cc_start_unseen(s->models);
         tn_rtt_init(&s->rtt);
         tn_ss_init(&s->ss);
         dp->snd = s;
@@ -244,7 +247,14 @@ static double on_advance(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, e
     struct tn_ack_cover cover;
     bool sacked_between = tn_sack_bytes_above(b, from) > tn_sack_bytes_above(b, ack_rel);
     double to_receiver = tn_rtt_acked(&s->rtt, from, ack_rel, t, sacked_between, &seg_len, &cover);
-    if (to_receiver >= 0) {
+    /* the monitor -> sender -> monitor part: this segment's echo, the echoes before, the
+     * handshake (which also tells a monitor next to the sender, or too short a path to tell);
+     * a capture begun mid-flow knows none of them until the sender has echoed an ACK, and
+     * the monitor -> receiver -> monitor part alone is no RTT (at a receiver-side monitor a
+     * few microseconds: a smoothed RTT of 0 and an RTO of its 200 ms floor read a recovery
+     * under way at the cut as a timeout) */
+    bool half_known = cover.echo_ms >= 0 || s->rtt.half_init || c->handshake_seen || c->d[sd].opts_unknown;
+    if (to_receiver >= 0 && half_known) {
         if (s->rtt.min_ack_ms < 0 || to_receiver < s->rtt.min_ack_ms)
             s->rtt.min_ack_ms = to_receiver;
         /* the sender's RTT: monitor -> receiver -> monitor, plus monitor -> sender -> monitor */
@@ -365,8 +375,17 @@ static void infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
         s->last_progress_ns = t;
         s->interval_good += (uint64_t)acked;
         rtt = on_advance(ctx, cp, d, p, t, from, acked);
+    } else if (s->ack_hi_set && ack_rel > s->ack_hi) {
+        /* new data acknowledged below the first segment seen (the capture began mid-flow):
+         * no sample, but the sender restarts its retransmission timer all the same (RFC 6298
+         * §5.3); a recovery under way at the cut otherwise read as a timeout */
+        s->last_progress_ns = t;
     } else if (c->d[d].dup_run > b->dupacks) {
         on_dupack(ctx, cp, d, p, ack_rel);
+    }
+    if (!s->ack_hi_set || ack_rel > s->ack_hi) {
+        s->ack_hi = ack_rel;
+        s->ack_hi_set = true;
     }
 
     /* the congestion control's sample (Linux ca_rtt_us): the cumulative one, else the time

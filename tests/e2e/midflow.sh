@@ -120,5 +120,39 @@ read -r v conf lim flight ev ss < <(sender "$tmp/bbr-rtr.txt" "$port")
 echo "midflow: bbr-loss1-owd10 rtr_bn0 from a fifth on: $v ($conf)"
 [ "$v" = "bbr" ] || [ "$v" = "unknown" ] || { echo "FAIL: BBR named $v ($conf)"; fail=1; }
 
+# 4. the window and the RTT against the kernel's (tcp_probe): issue 11's targets (median 10%,
+# p90 25%) hold on a cut as on the whole capture.  Before: the replay slow-started from the
+# first window it saw (cubic-queue-4points' sender read 100 segments for the kernel's 49 for
+# 250 ms: p90 103%), and at a receiver the first RTT samples lacked the monitor -> sender part
+# (0.013 ms: smoothed RTT p90 100%, and with an RTO at its 200 ms floor cubic-owd50's cut,
+# begun in a recovery, read a timeout the kernel never had).
+# truth REPORT: "cwnd_med cwnd_p90 rtt_p90 rto_kernel rto_ours" of the connection with the most
+# tcp_probe records
+truth() {
+    awk '/^  connection [0-9]+ .* sender:/ { on = ($5 + 0 > best); if (on) best = $5 + 0 }
+         on && /cwnd estimate error \(all\)/ { cm = $6; cp = $8 }
+         on && /smoothed RTT error/ { rp = $9 }
+         on && /timeout \(Loss\) episodes/ { k = $5; o = $7 }
+         END { gsub(/[%,]/, "", cm); gsub(/[%,]/, "", cp); gsub(/[%,]/, "", rp); gsub(/,/, "", k); gsub(/,/, "", o)
+               print cm + 0, cp + 0, rp + 0, k + 0, o + 0 }' "$1"
+}
+# (cubic-owd50's cut is checked for its RTT and timeouts only: its window stays over the
+# targets, the recovery under way at the cut aside, docs/inference.md)
+for spec in cubic-queue-4points:snd1_eth0:window cubic-queue-4points:rcv1_eth0:window \
+            cubic-owd50:snd1_eth0:rtt cubic-owd50:rcv1_eth0:rtt; do
+    IFS=: read -r s cap what <<<"$spec"
+    d=$src/samples/$s
+    [ -f "$d/tcp_probe.csv" ] || { echo "FAIL: no $d/tcp_probe.csv"; fail=1; continue; }
+    cut "$d/$cap.pcap" "$tmp/$s-$cap.pcap"
+    "$bin" -q --truth "$d/tcp_probe.csv" "$tmp/$s-$cap.pcap" >"$tmp/$s-$cap.truth" 2>/dev/null ||
+        { echo "FAIL: --truth exit $?"; fail=1; }
+    read -r cm cp rp k o < <(truth "$tmp/$s-$cap.truth")
+    echo "midflow: $s $cap from a fifth on: cwnd error median $cm% p90 $cp%, smoothed RTT p90 $rp%, timeouts kernel $k ours $o"
+    [ "$what" = window ] || cm=0 cp=0
+    awk -v m="$cm" -v p="$cp" -v r="$rp" 'BEGIN { exit !(m <= 10 && p <= 25 && r <= 25) }' ||
+        { echo "FAIL: $s $cap: over the targets (window 10%/25%, RTT p90 25%)"; fail=1; }
+    [ "$o" -eq "$k" ] || { echo "FAIL: $s $cap: $o timeouts, the kernel had $k"; fail=1; }
+done
+
 [ $fail -eq 0 ] && echo "midflow: passed"
 exit $fail
