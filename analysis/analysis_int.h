@@ -75,6 +75,7 @@ struct tn_sender {
     int64_t ack_hi;            /* the highest cumulative ACK seen, also one below the first
                                 * data seen (a capture begun mid-flow) */
     bool ack_hi_set;
+    int64_t first_una;         /* the left edge the first data seen set */
     bool zero_window;          /* receiver advertised zero */
     uint32_t rwnd;             /* last window advertised to this sender (scaled) */
     bool rwnd_seen;
@@ -402,6 +403,8 @@ struct tn_cc_ack {
     bool episode_ended;        /* this ACK ended one: its flight belongs to the episode */
     bool rwnd_limited;         /* the receiver's window bounded the flight */
     bool app_limited;          /* the sender had nothing to send (Linux tcp_rate app_limited) */
+    bool all_seen;             /* the cumulative ACK has passed the first data seen: every byte
+                                * in flight was seen sent (a capture begun mid-flow) */
 };
 
 void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a);

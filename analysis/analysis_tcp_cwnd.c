@@ -1161,10 +1161,12 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
         m->end_acks--;
     }
     x->knee = round_ended && find_knee(m);
-    /* the first round the monitor saw whole, outside an episode: every segment in flight at
-     * its end was seen sent, so its flight is the sender's (before, the flight counts only
-     * what was sent after the capture began) */
-    if (m->start_unseen && !m->synced && round_ended && round_before > 1 && !a->in_episode &&
+    /* the first round to end once every segment in flight was seen sent (the cumulative ACK
+     * passed the first one seen), outside an episode: its flight is the sender's.  Before,
+     * the flight counts only what was sent after the capture began, without the SACK state of
+     * a recovery under way at the cut (cubic-loss1-owd100's sender: 2 segments in its
+     * dupacks' view, the kernel's window 53), and so do the rounds, which end with it */
+    if (m->start_unseen && !m->synced && round_ended && a->all_seen && !a->in_episode &&
         !a->episode_ended) {
         x->midflow_sync = x->sent_out;
         m->synced = x->midflow_sync >= 1;

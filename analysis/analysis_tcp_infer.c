@@ -177,6 +177,7 @@ static void infer_data(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enu
     if (!s->sb.una_set) {   /* no ACK seen yet: the first data marks the left edge */
         s->sb.una = si->start < cp->pub.d[d].lo_rel ? si->start : cp->pub.d[d].lo_rel;
         s->sb.una_set = true;
+        s->first_una = s->sb.una;
     }
     s->last_send_ns = t;
     s->last_activity_pkt = p->num;

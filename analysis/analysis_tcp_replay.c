@@ -236,6 +236,7 @@ static void resolve(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
         .in_episode = pa->in_episode,
         .episode_ended = pa->episode_ended,
         .rwnd_limited = s->rwnd && !s->rwnd_scaled && (double)flight_max + s->mss > (double)s->rwnd,
+        .all_seen = pa->una > s->first_una,
     };
     tn_cc_on_ack(s->models, &ca);
     const char *hs = tn_cc_hystart_exit(s->models);
