@@ -209,6 +209,9 @@ struct tn_cc_model {
      * congestion avoidance (no slow start assumed: a long-lived sender has mostly left it)
      * and takes the window the first whole round showed; nothing is estimated before. */
     bool start_unseen, synced;
+    unsigned seen_round;       /* the round of the first ACK after which all in flight was seen */
+    double seen_top;           /* this round's largest flight, and whether an episode touched it */
+    bool seen_disturbed;
 };
 
 static bool is_live(const struct tn_cc_ops *ops)
@@ -1090,6 +1093,32 @@ static bool find_knee(struct tn_cc_model *m)
     return true;
 }
 
+/* A sender whose start was not seen (struct tn_cc_model: start_unseen): its window is the
+ * largest flight of the first round that began once every segment in flight had been seen
+ * sent (the cumulative ACK passed the first one seen), if the window clocked it (the pipe
+ * never fell below half its top: a recovery under way at the cut holds it lower, and the
+ * monitor cannot see that recovery begin) and no episode touched it.  Before, the flight
+ * counts only what was sent after the capture began, without the SACK state of a recovery
+ * under way at the cut (cubic-loss1-owd100's sender: 2 segments in its dupacks' view, the
+ * kernel's window 53), and the rounds, which end with that flight, are no round trips. */
+static void midflow_watch(struct tn_cc_model *m, const struct tn_cc_ack *a, struct ack_ctx *x, bool round_ended)
+{
+    if (round_ended && m->seen_round && m->round - 1 > m->seen_round && m->rounds_clean > 0 &&
+        !m->seen_disturbed && m->seen_top >= 1) {
+        x->midflow_sync = m->seen_top;
+        m->synced = true;
+        return;
+    }
+    if (round_ended) {
+        m->seen_top = 0;
+        m->seen_disturbed = false;
+    }
+    if (a->all_seen && !m->seen_round)
+        m->seen_round = m->round;
+    m->seen_disturbed |= a->in_episode || a->episode_ended;
+    m->seen_top = tn_fmax(m->seen_top, x->sent_out);
+}
+
 void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
 {
     struct cc_input in;   /* every field set below: not cleared first (360 bytes per ACK) */
@@ -1166,11 +1195,8 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
      * the flight counts only what was sent after the capture began, without the SACK state of
      * a recovery under way at the cut (cubic-loss1-owd100's sender: 2 segments in its
      * dupacks' view, the kernel's window 53), and so do the rounds, which end with it */
-    if (m->start_unseen && !m->synced && round_ended && a->all_seen && !a->in_episode &&
-        !a->episode_ended) {
-        x->midflow_sync = x->sent_out;
-        m->synced = x->midflow_sync >= 1;
-    }
+    if (m->start_unseen && !m->synced)
+        midflow_watch(m, a, x, round_ended);
     if (m->deferred_on) {   /* every flavour runs (a long sender): no log, no dispatch */
         for (int i = 0; i < NFLAV; i++)
             run_ack(m, m->f[i], &in.a, x);

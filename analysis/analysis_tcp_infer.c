@@ -354,7 +354,16 @@ static void infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
     interval_flush(ctx, c, sd, s, t);
     s->last_ack_ns = t;
     s->last_activity_pkt = p->num;
-    b->sack = c->d[0].sack_ok && c->d[1].sack_ok;
+    /* SACK is negotiated in the SYNs (RFC 2018 §3); a capture that did not see both has it
+     * from the first block the receiver sends, which it may only where SACK was permitted
+     * (cubic-bdp-owd40 cut mid-flow: its recoveries' pipe counted by dupacks, a flight of 605
+     * segments where the kernel's window was 302) */
+    b->blocks_seen |= p->tcp.opt.nsack > 0;
+    bool was_sack = b->sack;
+    b->sack = (c->d[0].sack_ok && c->d[1].sack_ok) ||
+              (!(c->d[0].syn_seen && c->d[1].syn_seen) && b->blocks_seen);
+    if (b->sack && !was_sack)
+        b->reno_sacked = 0;   /* the blocks count from here on */
     b->sack_unknown = c->d[0].opts_unknown || c->d[1].opts_unknown;
     int64_t newly_sacked = 0, sacked_sent_ns = -1;
     if (p->tcp.opt.nsack) {

@@ -16,6 +16,8 @@ struct tn_scoreboard {
     int64_t una;               /* cumulative ACK received (relative) */
     bool una_set;
     bool sack;                 /* SACK negotiated: the scoreboard counts; else dupacks do */
+    bool blocks_seen;          /* the receiver has sent SACK blocks (it may only where SACK was
+                                * negotiated: RFC 2018 §3) */
     bool sack_unknown;         /* the trace carries no options (ns-2): whether the sender had
                                 * SACK is unknown, and its blocks are not seen */
     uint32_t dupacks;          /* consecutive duplicate ACKs */
