@@ -108,6 +108,10 @@ struct tn_dir_priv {
                                 * those within --from/--to) */
     uint64_t peer_bytes_at_data;   /* the peer's sent_bytes at our last data (cause to ACK since?) */
     uint32_t seg_max_all;      /* the largest data segment, within the window or not */
+    /* a capture that did not see this sender's start: what the receiver held before it began
+     * (the first ACK after data was seen: its cumulative ACK and SACK blocks' top) */
+    int64_t held_at_start;
+    bool held_at_start_set;
     bool window_cut;           /* a packet was outside --from/--to: unique bytes count from */
     int64_t window_hi;         /* the highest sequence sent before the window (or after it) */
 };

@@ -214,12 +214,37 @@ static void infer_fin_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *c
 
 /* ---- ACKs (p goes d -> !d and acknowledges the data of sender !d) ---- */
 
+/* A capture that began mid-flow: the first ACK after the sender's data was seen says what
+ * the receiver held already (its cumulative ACK and its SACK blocks, RFC 2018 §4); holes below
+ * that it never saw reached the receiver before the capture began. */
+static void note_held_at_start(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, int64_t ack_rel)
+{
+    struct tn_dir_priv *sp = &cp->dp[!d];
+    const struct tn_dir_stats *ss = &cp->pub.d[!d];
+    if (sp->held_at_start_set || !ss->data_seen || ss->syn_seen || ss->opts_unknown)
+        return;
+    int64_t held = ack_rel;
+    for (unsigned i = 0; i < p->tcp.opt.nsack; i++) {
+        int64_t lo = tn_rel_seq(ss, p->tcp.opt.sack[i].left), hi = tn_rel_seq(ss, p->tcp.opt.sack[i].right);
+        if (hi > lo && hi - lo <= (int64_t)1 << 30 && hi > held)
+            held = hi;
+    }
+    sp->held_at_start = held;
+    sp->held_at_start_set = true;
+}
+
 /* Gaps the receiver has acknowledged were filled without us seeing the data: the capture
- * missed it (kernel drops, a snap length that cut the headers, another path). */
+ * missed it (kernel drops, a snap length that cut the headers, another path), or, in a capture
+ * begun mid-flow, the receiver had it before (note_held_at_start): not a capture gap (the
+ * receiver-side cut of cubic-owd50 reported 47 "holes the capture missed", every second
+ * segment under the recovery under way when it began). */
 static void acked_gaps(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
                        const struct tn_pkt *p, int64_t ack_rel)
 {
     struct tn_rangeset *gaps = &cp->dp[!d].gaps;
+    note_held_at_start(cp, d, p, ack_rel);
+    if (cp->dp[!d].held_at_start_set)
+        tn_ranges_prune_below(gaps, ack_rel < cp->dp[!d].held_at_start ? ack_rel : cp->dp[!d].held_at_start, NULL);
     int64_t bytes, lowest = gaps->n ? gaps->v[0].lo : 0;
     unsigned k = tn_ranges_prune_below(gaps, ack_rel, &bytes);
     if (k) {
