@@ -414,10 +414,12 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
         return;
     }
     bool first_same = true;
+    unsigned same_other = 0;   /* of those, flavours that are not Reno by their definition here */
     for (unsigned i = 0; i < n; i++)
         if ((int)i != best && c[i].scored && same_replay(&fits[i], &fits[best])) {
             at = add(ev, len, at, "%s%s", first_same ? "; same as " : ", ", fits[i].ops->name);
             first_same = false;
+            same_other += !c[i].as_reno;
         }
     if (rival >= 0) {
         at = add(ev, len, at, "; vs %s: growth z %.1f, decrease z %.1f, off %.2f vs %.2f",
@@ -426,23 +428,31 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
         if (rz_q != 0)
             at = add(ev, len, at, ", queue rule z %.1f", rz_q);
     }
-    if (!strcmp(fits[best].ops->name, "reno")) {   /* Reno, or a flavour that is Reno here */
-        bool any = false;
+    /* Reno, or a flavour that is Reno on this flow by its own definition (HighSpeed below its
+     * Low_Window, RFC 3649 §5; Hybla below its reference RTT, tcp_hybla.c rho): the behaviour
+     * is Reno's whichever of them the sender runs, and Reno is named for all of them, with
+     * the confidence shared among them alike (a sender running one of the others is no more
+     * likely than Reno: 1 / (1 + k) of it) */
+    unsigned alike = 0;
+    if (!strcmp(fits[best].ops->name, "reno"))
         for (unsigned i = 0; i < n; i++)
             if (c[i].scored && c[i].as_reno) {
-                at = add(ev, len, at, "%s%s (%s)", any ? ", " : "; reno, or ", fits[i].ops->name, fits[i].ops->reno_why);
-                any = true;
+                at = add(ev, len, at, "%s%s (%s)", alike ? ", " : "; reno, or ", fits[i].ops->name, fits[i].ops->reno_why);
+                alike++;
             }
-        if (any) {
-            add(ev, len, at, ": not told apart on this flow (largest flight %.0f segments, least smoothed RTT %.1f ms)",
-                obs->flight_max, obs->min_srtt_ms);
-            return;
-        }
+    if (alike && same_other) {   /* and flavours whose replays are Reno's here: a tie */
+        add(ev, len, at, ": not told apart on this flow (largest flight %.0f segments, least smoothed RTT %.1f ms)",
+            obs->flight_max, obs->min_srtt_ms);
+        return;
     }
+    if (alike)
+        at = add(ev, len, at, ": not told apart on this flow (largest flight %.0f segments, least smoothed RTT %.1f ms), "
+                              "Reno's behaviour in each",
+                 obs->flight_max, obs->min_srtt_ms);
     inf->flavor = (enum tn_cc_flavor)(best + 1);
     /* the weakest of its wins, and more losses and more window-clocked rounds more weight:
      * n / (n + 1) of the evidence units */
     double units = nknees + (no_cut ? obs->nbetas : 0) + (double)fits[best].nerr / MIN_FIT;
-    inf->flavor_confidence = tn_fmax(conf, 0) * units / (units + 1);
+    inf->flavor_confidence = tn_fmax(conf, 0) * units / (units + 1) / (1 + alike);
     add(ev, len, at, "; %s %s", fits[best].ops->name, fits[best].ops->signature);
 }
