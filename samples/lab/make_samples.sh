@@ -23,6 +23,8 @@ SPECS=(
 "bbr-loss1-owd10|single --flows bbr --rate 5mbit --limit 50p --delay 10 --loss 0.01 --duration 12 --capture snd,rout,rcv"
 "cubic-bdp-owd40|single --flows cubic --rate 50mbit --limit 100p --delay 40 --duration 3 --capture snd,rcv"
 "cubic-pause-owd10|single --flows cubic --rate 10mbit --limit 50p --delay 10 --duration 8 --capture snd,rout,rcv --iperf-opts -l@256K@-b@3M"
+"reno-loss1-owd25|single --flows reno --rate 10mbit --limit 50p --delay 25 --loss 0.01 --duration 5 --capture snd,rcv"
+"dumbbell-reno-cubic|dumbbell --flows reno,cubic --rate 10mbit --limit 50p --delay 10 --duration 6 --capture snd,rcv"
 "dumbbell-cubic-oldrcv|dumbbell --flows cubic,cubic --rate 10mbit --limit 50p --delay 40 --duration 5 --capture snd,rcv --rcv-sysctl 2:net.ipv4.tcp_window_scaling=0 --rcv-sysctl 2:net.ipv4.tcp_timestamps=0"
 )
 
