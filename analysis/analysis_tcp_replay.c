@@ -191,6 +191,16 @@ static int64_t to_sender_ns(const struct tn_conn_priv *cp, enum tn_dir sd)
     return h / 2;
 }
 
+/* The most a flight after a fast recovery can exceed the flight before it when the window
+ * held both: a loss-based sender leaves the recovery at ssthresh, below the window it had
+ * (RFC 5681 §3.2, RFC 6937); BBR restores the window it had (bbr_save_cwnd, bbr_undo_cwnd)
+ * and paces at most 5/4 of its bandwidth where it may have paced 3/4 before (tcp_bbr.c
+ * bbr_pacing_gain).  Beyond that the flight before was not the window but the application's
+ * (a CUBIC sender at 4 Mbit/s over 10 lost at the tail of a burst, 24 segments under a window
+ * of 179, and sent 84 after: "flight after recovery 4.02 x before", named bbr at 0.85): that
+ * recovery's decrease is not measured. */
+#define BETA_RISE_MAX (5.0 / 3.0)
+
 /* The ACK's reaction window is over: the models see it with the flight of the window before. */
 static void resolve(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir sd,
                     const struct tn_pending_ack *pa)
@@ -246,9 +256,11 @@ static void resolve(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
         if (!r->betas)
             r->betas = tn_xcalloc(TN_BETA_MAX, sizeof *r->betas);
         double beta = (double)sent_flight_max / s->mss / r->beta_before;
-        if (r->nbetas < TN_BETA_MAX)
-            r->betas[r->nbetas++] = beta;
-        tn_cc_on_cut(s->models, beta);
+        if (beta <= BETA_RISE_MAX) {
+            if (r->nbetas < TN_BETA_MAX)
+                r->betas[r->nbetas++] = beta;
+            tn_cc_on_cut(s->models, beta);
+        }
         r->beta_pending = false;
     }
     account_limiter(s, &ca, at);

@@ -43,6 +43,10 @@ static const struct sample_case cases[] = {
     {"reno-loss1-owd25", "snd1_eth0.pcap", 1, false},
     {"dumbbell-reno-cubic", "snd1_eth0.pcap", 1, false},
     {"dumbbell-reno-cubic", "snd2_eth0.pcap", 2, false},
+    /* an application that writes 4 Mbit/s over a 10 Mbit/s path (iperf3 -b 4M): bursts, and
+     * losses at a burst's tail; its flight after a recovery is no measure of a cut (named bbr
+     * at 0.85 before, "flight after recovery 4.02 x before"; BETA_RISE_MAX) */
+    {"cubic-rate4m-owd20", "snd1_eth0.pcap", 1, false},
 };
 
 static void path_of(char *buf, size_t len, const char *dir, const char *file)
