@@ -315,7 +315,12 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
     size_t len = sizeof inf->cc_evidence, at = 0;
     ev[0] = 0;
     if (!scored) {
-        snprintf(ev, len, "too little evidence: fewer than %d window-clocked round trips and no loss", MIN_FIT);
+        if (obs->nbetas)   /* losses, but none whose decrease a knee showed */
+            snprintf(ev, len, "too little evidence: fewer than %d window-clocked round trips and no decrease measured at a "
+                              "loss (flight after recovery %.2f x before, %u recover%s)",
+                     MIN_FIT, beta_end, obs->nbetas, obs->nbetas == 1 ? "y" : "ies");
+        else
+            snprintf(ev, len, "too little evidence: fewer than %d window-clocked round trips and no loss", MIN_FIT);
         return;
     }
     double res = flight_med > 1 ? DEC_SEGMENTS / flight_med : 1;

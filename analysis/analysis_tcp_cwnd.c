@@ -1479,6 +1479,30 @@ enum tn_cc_flavor tn_cc_pick_estimate(const struct tn_tcp_infer *inf, bool decre
     return (enum tn_cc_flavor)(best + 1);
 }
 
+/* No flavour named and no knee seen, but the flight after a recovery measured: with PRR
+ * (Linux 3.2 on, RFC 6937) a recovery ends at cwnd = ssthresh (tcp_end_cwnd_reduction), so
+ * that flight over the flight before is the sender's decrease, and the checked loss-based
+ * flavour whose own decrease is nearest is the estimate, instead of CUBIC's by default (a Reno
+ * sender without SACK whose second loss came before a knee, 60 ms RTT: "flight after
+ * recovery 0.50 x before", CUBIC's replay 41% above the kernel's window for 4 s).  Not for a
+ * trace without options (ns-2's Linux 2.6.22 moderates the window at a recovery's end). */
+static void estimate_by_cut(struct tn_cc_model *m, const struct tn_tcp_infer *inf)
+{
+    if (inf->beta_n == 0 || inf->beta < 0 || inf->beta >= TN_CC_NO_CUT || m->f[0]->sk.linux_2_6_22)
+        return;
+    double w = m->flight_max > 0 ? m->flight_max : m->round_hist[SS_ROUNDS - 1], best_off = -1;
+    for (int i = 0; i < NFLAV; i++) {
+        const struct flavour_run *r = m->f[i];
+        if (!r || !is_live(r->ops) || r->ops->cong_control)
+            continue;
+        double own = own_decrease(r, w);
+        if (own > 0 && (best_off < 0 || fabs(own - inf->beta) < best_off)) {
+            best_off = fabs(own - inf->beta);
+            m->estimate = i;
+        }
+    }
+}
+
 void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                   struct tn_cc_model *m, struct tn_tcp_infer *inf, double *betas, unsigned nbetas)
 {
@@ -1538,7 +1562,10 @@ void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
     inf->model_bw_bps = inf->model_min_rtt_ms = 0;
     if (chosen->ops->get_info)
         chosen->ops->get_info(&chosen->sk, &inf->model_bw_bps, &inf->model_min_rtt_ms);
-    m->estimate = tn_cc_pick_estimate(inf, valid_count(m->knees, m->nknees) > 0, m->dips > 0) - 1;
+    bool knee_seen = valid_count(m->knees, m->nknees) > 0;
+    m->estimate = tn_cc_pick_estimate(inf, knee_seen, m->dips > 0) - 1;
+    if (!knee_seen && inf->flavor == TN_CC_UNKNOWN)
+        estimate_by_cut(m, inf);
     if (!m->f[m->estimate])   /* (deferred: the classifier named nothing it could not score) */
         m->estimate = TN_CC_CUBIC - 1;
     int best = m->estimate;

@@ -26,6 +26,7 @@ SPECS=(
 "reno-loss1-owd25|single --flows reno --rate 10mbit --limit 50p --delay 25 --loss 0.01 --duration 5 --capture snd,rcv"
 "dumbbell-reno-cubic|dumbbell --flows reno,cubic --rate 10mbit --limit 50p --delay 10 --duration 6 --capture snd,rcv"
 "cubic-rate4m-owd20|single --flows cubic --rate 10mbit --limit 50p --delay 20 --duration 6 --capture snd,rcv --iperf-opts -b@4M"
+"reno-nosack-owd30|single --flows reno --rate 10mbit --limit 40p --delay 30 --loss 0.005 --sack 0 --duration 6 --capture snd,rcv"
 "dumbbell-cubic-oldrcv|dumbbell --flows cubic,cubic --rate 10mbit --limit 50p --delay 40 --duration 5 --capture snd,rcv --rcv-sysctl 2:net.ipv4.tcp_window_scaling=0 --rcv-sysctl 2:net.ipv4.tcp_timestamps=0"
 )
 
