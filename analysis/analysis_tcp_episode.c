@@ -59,7 +59,15 @@ static void start_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, 
     double flight = (double)s->rp.flight_max;
     ep->now = kind;
     ep->start_ns = t;
-    ep->recovery_point = c->d[d].hi_rel;
+    /* the sender's snd_nxt when it began the episode (RFC 6582 "recover"): what it sent before
+     * this retransmission passed the monitor first, unless lost before it, and then its IDs
+     * counted them (ipid_unseen, analysis_tcp.c): new data above the highest seen.  Behind a
+     * bottleneck that dropped the tail of a burst the point was that much low, and the
+     * recovery ended early at the receiver, a second one beginning for the same sender's
+     * (dumbbell-reno-cubic's Reno flow at its receiver: 7 recoveries, the kernel's 6).  An
+     * ns-2 trace's packet IDs are the simulator's, shared by every flow: not a count. */
+    int64_t unseen = c->d[d].opts_unknown ? 0 : (int64_t)cp->dp[d].ipid_unseen;
+    ep->recovery_point = c->d[d].hi_rel + unseen * s->mss;
     tn_sack_resent_clear(&s->sb);
     /* a timeout forgets what the duplicate ACKs counted, whether the sender had SACK or not
      * (RFC 2018 §8: after a retransmit timeout the sender SHOULD turn off all SACKed bits, the
