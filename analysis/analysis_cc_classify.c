@@ -240,6 +240,16 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
     double beta_obs = obs_median(obs->knees, obs->nknees);
     unsigned nknees = obs_count(obs->knees, obs->nknees);
     double beta_end = obs_median(obs->betas, obs->nbetas);
+    /* ... of the recoveries whose loss did not end a slow start: after one that did, BBR's
+     * flight is Drain's (Startup's queue emptied down to one BDP once the bandwidth stopped
+     * growing, tcp_bbr.c bbr_check_drain), no cut it made (BBR at 50 Mbit/s x 80 ms, its two
+     * recoveries in Startup: "flight after recovery 0.48 x before", named vegas at 0.52) */
+    double open_betas[TN_BETA_MAX] = {0};
+    unsigned nopen = 0;
+    for (unsigned i = 0; i < obs->nbetas && nopen < TN_BETA_MAX; i++)
+        if (!obs->betas_ss || !obs->betas_ss[i])
+            open_betas[nopen++] = obs->betas[i];
+    double beta_open = obs_median(open_betas, nopen);
     /* no cut at the recoveries: not a loss-based sender */
     bool no_cut = obs->nbetas >= 2 && beta_end >= NO_CUT;
     double flight_med0 = 0;
@@ -253,7 +263,7 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
      * rounds than it rose: BBR lowers it so too (ProbeBW's 0.75 pacing gain after its 1.25
      * round, Drain: tcp_bbr.c), so it is a rival, unless a recovery cut the flight (BBR
      * restores its window when one ends: bbr_set_cwnd_to_recover_or_restore) */
-    bool bbr_falls = queue_z(obs) >= SIGN_Z && !(beta_end >= 0 && beta_end < NO_CUT);
+    bool bbr_falls = queue_z(obs) >= SIGN_Z && !(beta_open >= 0 && beta_open < NO_CUT);
     /* the flight after the recoveries within its resolution (DEC_SEGMENTS of the median
      * flight) of the line between BBR's no cut and the least loss-based one (7/8), and the
      * recoveries one by one not significantly on one side of it (sign test): without ProbeRTT
@@ -290,8 +300,11 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
          * needs that or its ProbeRTT dips.  Every rival may be named: without a decrease seen
          * only by its growth, significantly closer than every other rival's on the paired
          * rounds (beats: BY_GROWTH, confidence below 1/2); flavours that grow alike (Reno and
-         * Westwood+, several below their low windows) then tie, and the verdict is unknown */
-        k->rival = k->scored && (model_based ? no_cut || obs->probe_rtt_dips > 0 || bbr_falls : !no_cut);
+         * Westwood+, several below their low windows) then tie, and the verdict is unknown.
+         * Not BBR where the sender runs Linux 2.6.22's modules (ns-2.35's Agent/TCP/Linux: a
+         * trace without options): BBR came with Linux 4.9 */
+        k->rival = k->scored && (model_based ? !obs->linux_2_6_22 && (no_cut || obs->probe_rtt_dips > 0 || bbr_falls)
+                                             : !no_cut);
         k->candidate = k->rival;
         k->as_reno = reno_here(f->ops, obs);
         if (k->as_reno)   /* one hypothesis with Reno, which is scored and named for both */

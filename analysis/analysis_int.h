@@ -420,6 +420,9 @@ void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double fli
  * ended another starts from the ssthresh that one left (RFC 6937: cwnd = ssthresh at its end),
  * a window the flight never showed, so the flight after it is no measure of this cut. */
 void tn_cc_unmeasured_loss(struct tn_cc_model *m);
+/* The loss just told ended a slow start (or came at the window of one that did, uncut): what
+ * follows its recovery is no measure of a flavour's decrease (tn_cc_on_loss). */
+bool tn_cc_loss_ended_slow_start(const struct tn_cc_model *m);
 void tn_cc_on_recovery_end(struct tn_cc_model *m, int64_t t_ns, bool timeout);
 /* The flight after a fast recovery over the flight when it began (the replay's betas). */
 void tn_cc_on_cut(struct tn_cc_model *m, double beta);
@@ -439,7 +442,8 @@ void tn_cc_record(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
                   struct tn_cc_model *m, int64_t t_ns);
 /* Choose the flavour, fill inf, and move the chosen flavour's series into the connection. */
 void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
-                  struct tn_cc_model *m, struct tn_tcp_infer *inf, double *betas, unsigned nbetas);
+                  struct tn_cc_model *m, struct tn_tcp_infer *inf, double *betas, const bool *betas_ss,
+                  unsigned nbetas);
 /* the flavour whose replay is the window estimate, from the verdict and scores in inf: whether
  * a decrease was seen, and ProbeRTT dips */
 enum tn_cc_flavor tn_cc_pick_estimate(const struct tn_tcp_infer *inf, bool decrease_seen, bool dips);

@@ -1249,6 +1249,11 @@ void tn_cc_on_loss(struct tn_cc_model *m, int64_t t_ns, bool timeout, double fli
     tell(m, &(struct cc_input){.op = OP_LOSS, .t_ns = t_ns, .timeout = timeout, .v1 = flight, .v2 = w * m->mss});
 }
 
+bool tn_cc_loss_ended_slow_start(const struct tn_cc_model *m)
+{
+    return m->ss_cut_pending;
+}
+
 void tn_cc_unmeasured_loss(struct tn_cc_model *m)
 {
     m->knee_before = 0;
@@ -1504,7 +1509,8 @@ static void estimate_by_cut(struct tn_cc_model *m, const struct tn_tcp_infer *in
 }
 
 void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
-                  struct tn_cc_model *m, struct tn_tcp_infer *inf, double *betas, unsigned nbetas)
+                  struct tn_cc_model *m, struct tn_tcp_infer *inf, double *betas, const bool *betas_ss,
+                  unsigned nbetas)
 {
     if (scorable(m, nbetas))
         undefer(m);
@@ -1538,6 +1544,8 @@ void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
     }
     struct tn_cc_obs obs = {
         .betas = betas,
+        .betas_ss = betas_ss,
+        .linux_2_6_22 = m->f[0]->sk.linux_2_6_22,
         .nbetas = nbetas,
         .rounds = m->round,
         .min_rtt_ms = m->min_rtt_ms,

@@ -90,6 +90,7 @@ static void start_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, 
     tn_ss_window_cut(ctx, c, d, &s->ss, p, t, s->sb.una, why_ss);
     tn_replay_episode_begins(ctx, cp, d, kind, flight / s->mss, t);
     tn_cc_on_loss(s->models, t, kind == TN_EP_RTO, flight);
+    s->rp.beta_ss = tn_cc_loss_ended_slow_start(s->models);
     if (!state_seen(cp, d, t)) {   /* the window before this loss is not known */
         s->rp.beta_before = 0;
         tn_cc_unmeasured_loss(s->models);

@@ -548,7 +548,7 @@ void tn_infer_finish(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp)
             continue;
         tn_replay_advance(ctx, cp, (enum tn_dir)d, INT64_MAX);
         tn_ackpol_finish(ctx, cp, (enum tn_dir)d);
-        tn_cc_finish(ctx, c, (enum tn_dir)d, s->models, &c->inf[d], s->rp.betas, s->rp.nbetas);
+        tn_cc_finish(ctx, c, (enum tn_dir)d, s->models, &c->inf[d], s->rp.betas, s->rp.betas_ss, s->rp.nbetas);
         tn_ss_finish(c, (enum tn_dir)d, &s->ss, s->models);
         c->inf[d].seg_size = s->mss;
         tn_replay_limiters(&s->rp, &c->inf[d]);

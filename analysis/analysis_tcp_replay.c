@@ -15,6 +15,7 @@ void tn_replay_free(struct tn_replay *r)
     free(r->pend);
     free(r->rs);
     free(r->betas);
+    free(r->betas_ss);
 }
 
 int64_t tn_replay_known_pipe(const struct tn_replay *r, int64_t hi)
@@ -253,12 +254,16 @@ static void resolve(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum t
     if (hs)
         tn_ss_replay_exit(ctx, c, sd, &s->ss, at, pa->una, hs);
     if (r->beta_pending && !pa->in_episode && pa->t_ns >= r->beta_after_ns && sent_flight_max > 0) {
-        if (!r->betas)
+        if (!r->betas) {
             r->betas = tn_xcalloc(TN_BETA_MAX, sizeof *r->betas);
+            r->betas_ss = tn_xcalloc(TN_BETA_MAX, sizeof *r->betas_ss);
+        }
         double beta = (double)sent_flight_max / s->mss / r->beta_before;
         if (beta <= BETA_RISE_MAX) {
-            if (r->nbetas < TN_BETA_MAX)
+            if (r->nbetas < TN_BETA_MAX) {
+                r->betas_ss[r->nbetas] = r->beta_ss;
                 r->betas[r->nbetas++] = beta;
+            }
             tn_cc_on_cut(s->models, beta);
         }
         r->beta_pending = false;

@@ -60,7 +60,9 @@ struct tn_replay {
     int64_t beta_after_ns;     /* ... released by an ACK seen at or after this time */
     double *betas;             /* [TN_BETA_MAX] flight after / flight before, per fast
                                 * recovery; allocated at the first */
+    bool *betas_ss;            /* [TN_BETA_MAX] that recovery's loss ended a slow start */
     unsigned nbetas;
+    bool beta_ss;              /* the current fast recovery's loss ended a slow start */
     int64_t limiter_ns[TN_LIM_COUNT];        /* time spent under each rate limiter */
     int64_t prev_ack_ns;
     uint32_t ecr;              /* the latest TSecr of the sender's data: the TSval of the last

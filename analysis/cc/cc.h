@@ -163,6 +163,7 @@ struct tn_cc_fit {
 /* What the flow showed beside the replays. */
 struct tn_cc_obs {
     const double *betas;       /* flight after / before each fast recovery, as observed */
+    const bool *betas_ss;      /* per recovery: its loss ended a slow start (BBR's Startup) */
     unsigned nbetas;
     const double *knees;       /* ssthresh seen after each fast recovery / window at the loss,
                                 * per slot (-1: not seen) */
@@ -177,6 +178,7 @@ struct tn_cc_obs {
     /* rounds after one that held more than Vegas's beta (4 segments) in the queue whose
      * window fell, and rose, without a loss between (analysis_tcp_cwnd.c queue_rule) */
     unsigned queue_falls, queue_rises;
+    bool linux_2_6_22;         /* the sender runs Linux 2.6.22's modules (ns-2): no BBR there */
 };
 
 /* Choose the flavour (or unknown), its confidence and evidence in words; fills inf. */
