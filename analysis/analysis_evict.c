@@ -92,16 +92,44 @@ void tn_analyzer_evict(struct tn_analyzer *a)
     }
     a->st.evicted += drop < n ? drop : n;
     free(v);
-    /* close the holes: indexes move, so the table, the active list and the closed queue are
-     * built again (summaries of retired connections stay, out of the table as before) */
-    long *moved = tn_xmalloc(a->nconns * sizeof *moved);
+    tn_analyzer_close_holes(a);
+}
+
+void tn_analyzer_close_holes(struct tn_analyzer *a)
+{
+    size_t nold = a->nconns;
+    long *moved = tn_xmalloc((nold ? nold : 1) * sizeof *moved);
     size_t kept = 0;
-    for (size_t k = 0; k < a->nconns; k++) {
+    for (size_t k = 0; k < nold; k++) {
         moved[k] = a->conns[k] ? (long)kept : -1;
         if (a->conns[k])
             a->conns[kept++] = a->conns[k];
     }
     a->nconns = kept;
+    tn_analyzer_renumber(a, moved);
+    free(moved);
+}
+
+static void remap_linger(struct tn_lingerq *q, const long *moved)
+{
+    size_t n = 0, ndue = 0;
+    for (size_t i = q->head; i < q->n; i++) {
+        if (moved[q->v[i].k] < 0)
+            continue;
+        if (i < q->head + q->ndue)
+            ndue++;
+        q->v[n] = q->v[i];
+        q->v[n++].k = (size_t)moved[q->v[i].k];
+    }
+    q->head = 0;
+    q->n = n;
+    q->ndue = ndue;
+}
+
+void tn_analyzer_renumber(struct tn_analyzer *a, const long *moved)
+{
+    /* indexes move, so the table, the active list and the queues are built again (summaries
+     * of retired connections stay, out of the table as before) */
     tn_flowtab_free(a->flows);
     a->flows = tn_flowtab_new();
     size_t na = 0;
@@ -122,6 +150,7 @@ void tn_analyzer_evict(struct tn_analyzer *a)
         }
     remap(&a->closed, moved);
     remap(&a->half_open, moved);
+    remap_linger(&a->linger, moved);
     a->last_idx = -1;
-    free(moved);
+    a->reading.k = SIZE_MAX;   /* the outputs' reading slot reads by index: read it again */
 }
