@@ -49,7 +49,8 @@ void tn_analyzer_free(struct tn_analyzer *a)
     free(a->active);
     free(a->closed.v);
     free(a->half_open.v);
-    free(a->linger.v);
+    free(a->linger[0].v);
+    free(a->linger[1].v);
     tn_brief_slabs_free(a->slabs);
     tn_reader_fini(&a->reading);
     tn_packbuf_fini(&a->spill);

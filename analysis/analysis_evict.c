@@ -106,7 +106,7 @@ void tn_analyzer_close_holes(struct tn_analyzer *a)
             a->conns[kept++] = a->conns[k];
     }
     a->nconns = kept;
-    tn_analyzer_renumber(a, moved);
+    tn_analyzer_renumber(a, moved, true);
     free(moved);
 }
 
@@ -126,7 +126,7 @@ static void remap_linger(struct tn_lingerq *q, const long *moved)
     q->ndue = ndue;
 }
 
-void tn_analyzer_renumber(struct tn_analyzer *a, const long *moved)
+void tn_analyzer_renumber(struct tn_analyzer *a, const long *moved, bool table_briefs)
 {
     /* indexes move, so the table, the active list and the queues are built again (summaries
      * of retired connections stay, out of the table as before) */
@@ -142,7 +142,7 @@ void tn_analyzer_renumber(struct tn_analyzer *a, const long *moved)
         tn_flowtab_set(a->flows, tn_flow_hash_between(c->proto, &c->a, c->a_port, &c->b, c->b_port), k, never, NULL);
     }
     a->nactive = na;
-    for (size_t k = 0; k < a->nconns; k++)   /* retired offline: late packets still find them */
+    for (size_t k = 0; table_briefs && k < a->nconns; k++)   /* retired: late packets still find them */
         if (tn_slot_is_brief(a->conns[k])) {
             const struct tn_conn_brief *b = tn_slot_brief(a->conns[k]);
             tn_flowtab_set(a->flows, tn_flow_hash_between(b->proto, &b->a, b->a_port, &b->b, b->b_port), (long)k,
@@ -150,7 +150,8 @@ void tn_analyzer_renumber(struct tn_analyzer *a, const long *moved)
         }
     remap(&a->closed, moved);
     remap(&a->half_open, moved);
-    remap_linger(&a->linger, moved);
+    remap_linger(&a->linger[0], moved);
+    remap_linger(&a->linger[1], moved);
     a->last_idx = -1;
     a->reading.k = SIZE_MAX;   /* the outputs' reading slot reads by index: read it again */
 }

@@ -256,11 +256,10 @@ struct tn_linger {
     int64_t due_ns;                    /* trace time after which no packet of it is expected */
 };
 
-/* Those in retirement order; [head, head + ndue) are due. */
+/* Those of one timeout, in retirement order, so in due order; [head, head + ndue) are due. */
 struct tn_lingerq {
     struct tn_linger *v;
     size_t head, n, cap, ndue;
-    size_t written;                    /* briefs written out, not read back yet */
 };
 
 /* A reading slot (analysis_retire.c): a retired connection read back for an output, and the
@@ -294,7 +293,9 @@ struct tn_analyzer {
     struct tn_brief_slab *slabs;  /* the briefs, newest slab first */
     struct tn_conn_brief *free_briefs; /* briefs written out, for tn_brief_new (linked through
                                         * their first bytes) */
-    struct tn_lingerq linger;     /* retired ones whose briefs leave memory when due */
+    struct tn_lingerq linger[2];  /* retired ones whose briefs leave memory when due: [1] after
+                                   * TIME-WAIT (closed), [0] after the idle timeout */
+    size_t briefs_written;        /* briefs written out, not read back yet */
     struct tn_reader reading;     /* the outputs' one reading slot (tn_analyzer_conn) */
     struct tn_packbuf spill;      /* bytes of the connection being retired or revived */
     struct tn_window_save *wsave; /* --from/--to: the counts before a packet outside the window */
@@ -344,9 +345,9 @@ void tn_brief_release(struct tn_analyzer *a, struct tn_conn_brief *b);
 /* The slots set to NULL leave the list: indexes move, and the flow table, the active list and
  * the queues follow them (analysis_evict.c); a->last_idx is reset. */
 void tn_analyzer_close_holes(struct tn_analyzer *a);
-/* conns rearranged, moved[k] the new index of old slot k (-1: gone): the flow table, the
- * active list and the queues follow. */
-void tn_analyzer_renumber(struct tn_analyzer *a, const long *moved);
+/* conns rearranged, moved[k] the new index of old slot k (-1: gone): the flow table (with
+ * the retired ones when table_briefs), the active list and the queues follow. */
+void tn_analyzer_renumber(struct tn_analyzer *a, const long *moved, bool table_briefs);
 
 /* The table holds cfg.max_conns connections with analysis state: evict some (analysis_evict.c).
  * Indexes into conns change; a->last_idx is reset. */

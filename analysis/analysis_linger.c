@@ -28,10 +28,13 @@ void tn_linger_push(struct tn_analyzer *a, size_t k, const struct tn_conn_brief 
 {
     if (!a->cfg.brief_put)
         return;
-    int64_t wait_ns = closed_or_reset(b) ? a->cfg.time_wait_ns : a->cfg.idle_retire_ns;
+    bool closed = closed_or_reset(b);
+    int64_t wait_ns = closed ? a->cfg.time_wait_ns : a->cfg.idle_retire_ns;
     if (wait_ns <= 0)
         return;   /* no timeout for it: it stays, as without brief_put */
-    struct tn_lingerq *q = &a->linger;
+    /* one queue per timeout: in each, the due times follow the retirements (one queue would
+     * hold the closed ones behind the SYNs, for the longer of the two timeouts) */
+    struct tn_lingerq *q = &a->linger[closed];
     if (q->head > 0 && q->head * 2 > q->n) {   /* the written-out front, given back */
         memmove(q->v, q->v + q->head, (q->n - q->head) * sizeof *q->v);
         q->n -= q->head;
@@ -48,12 +51,10 @@ static bool still_retired(const struct tn_analyzer *a, const struct tn_linger *e
     return tn_slot_is_brief(a->conns[e->k]) && tn_slot_brief(a->conns[e->k]) == e->b;
 }
 
-/* The due entries' briefs out and their slots out of the list.  A brief the store cannot take
+/* The due entries' briefs of q out; their slots set to NULL.  A brief the store cannot take
  * stays (as the connections stay in memory when the store fails). */
-static void write_out_due(struct tn_analyzer *a)
+static size_t write_out_due(struct tn_analyzer *a, struct tn_lingerq *q)
 {
-    struct tn_lingerq *q = &a->linger;
-    tn_analyzer_compact_active(a);   /* no stale entry for a slot that goes */
     size_t out = 0;
     for (size_t i = q->head; i < q->head + q->ndue; i++) {
         const struct tn_linger *e = &q->v[i];
@@ -68,20 +69,30 @@ static void write_out_due(struct tn_analyzer *a)
     }
     q->head += q->ndue;
     q->ndue = 0;
-    q->written += out;
+    return out;
+}
+
+static void count_due(struct tn_lingerq *q, int64_t now)
+{
+    while (q->head + q->ndue < q->n && q->v[q->head + q->ndue].due_ns <= now)
+        q->ndue++;
+}
+
+/* Closing the holes costs the whole list: it waits until the due are a quarter of it, so that
+ * they pay for it, and the list holds at most a third more than the connections not due. */
+void tn_linger_sweep(struct tn_analyzer *a, int64_t now)
+{
+    count_due(&a->linger[0], now);
+    count_due(&a->linger[1], now);
+    size_t due = a->linger[0].ndue + a->linger[1].ndue;
+    if (due == 0 || due * 4 < a->nconns)
+        return;
+    tn_analyzer_compact_active(a);   /* no stale entry for a slot that goes */
+    size_t out = write_out_due(a, &a->linger[0]) + write_out_due(a, &a->linger[1]);
+    a->briefs_written += out;
     a->st.briefs_out += out;
     if (out)
         tn_analyzer_close_holes(a);
-}
-
-void tn_linger_sweep(struct tn_analyzer *a, int64_t now)
-{
-    struct tn_lingerq *q = &a->linger;
-    while (q->head + q->ndue < q->n && q->v[q->head + q->ndue].due_ns <= now)
-        q->ndue++;
-    /* closing the holes costs the whole list: once the due are half of it, it is paid by them */
-    if (q->ndue > 0 && q->ndue * 2 >= a->nconns)
-        write_out_due(a);
 }
 
 struct read_back {
@@ -113,11 +124,11 @@ static unsigned slot_number(struct tn_conn_priv *slot)
 
 void tn_linger_read_back(struct tn_analyzer *a)
 {
-    if (!a->linger.written)
+    if (!a->briefs_written)
         return;   /* (a shard's merge adds up briefs_out: its briefs were read back there) */
     struct read_back rb = {.a = a};
     a->cfg.brief_each(a->cfg.spill_arg, a->cfg.shard, take_brief, &rb);
-    TN_BUG_ON(rb.n != a->linger.written);   /* the store gives back what it took, or the run ends */
+    TN_BUG_ON(rb.n != a->briefs_written);   /* the store gives back what it took, or the run ends */
     tn_sort(rb.v, rb.n, sizeof *rb.v, cmp_brief_idx);
     /* merge the two lists, both in number order */
     size_t nold = a->nconns, total = nold + rb.n, i = 0, j = 0, n = 0;
@@ -135,8 +146,11 @@ void tn_linger_read_back(struct tn_analyzer *a)
     a->conns = all;
     a->nconns = a->cap = total;
     tn_analyzer_compact_active(a);
-    tn_analyzer_renumber(a, moved);
+    tn_analyzer_renumber(a, moved, false);   /* no packet comes after the end: a table of
+                                              * the open ones only, not of a day's */
     free(moved);
     free(rb.v);
-    a->linger.head = a->linger.n = a->linger.ndue = a->linger.written = 0;   /* nothing leaves memory after the end */
+    for (size_t t = 0; t < 2; t++)   /* nothing leaves memory after the end */
+        a->linger[t].head = a->linger[t].n = a->linger[t].ndue = 0;
+    a->briefs_written = 0;
 }
