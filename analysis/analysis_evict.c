@@ -1,7 +1,9 @@
 /* analysis_evict.c - the end of a connection's state: freeing it, and a bounded table: when cfg.max_conns connections hold analysis
  * state, the eighth of them that matters least is dropped, half-open ones first (a SYN flood's
  * entries), then the longest idle.  Dropped connections leave the outputs; the run counts them
- * (tn_trace_stats.evicted) and goes on.  One batch is O(n log n) every n/8 new connections. */
+ * (tn_trace_stats.evicted) and goes on.  One batch is O(n log n) every n/8 new connections.
+ * Closing the holes a batch leaves is shared with a live capture's briefs that leave memory
+ * (analysis_linger.c). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -18,9 +18,12 @@
  * the outputs read the store after the read loop has ended and the workers are joined (the
  * first SIGINT only ends the loop; a second one ends the process, and the unlinked files with
  * it), and the connection limit counts only the connections that hold state, so a retired one
- * is never evicted.  Two live capture points stay in memory, as two files do: their queue view
- * (views_queue2pt.c) looks through every connection for each flow it matched, which with a
- * store would read every retired connection back from the file once per flow. */
+ * is never evicted.  A live capture's briefs leave memory too, to a second file per thread, once
+ * no late packet of their connection is expected (analysis_linger.c): a day on a mirror port
+ * holds the last minutes' connections, not the day's.  Two live capture points stay in memory,
+ * as two files do: their queue view (views_queue2pt.c) looks through every connection for each
+ * flow it matched, which with a store would read every retired connection back from the file
+ * once per flow. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
