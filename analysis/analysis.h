@@ -510,6 +510,10 @@ struct tn_trace_stats {
     struct tn_time first, last;
     bool have_time;
     uint64_t evicted;          /* connections dropped because the table was full (max_conns) */
+    uint64_t briefs_out;       /* briefs of retired connections written out of memory
+                                * (cfg.brief_put), read back at the end */
+    uint64_t listed_peak;      /* the longest the connection list was before the end (summed
+                                * over shards): what memory held per connection */
 };
 
 /* Where the bytes of a retired connection lie: the store's numbers (cli/retire.c: the spill
@@ -585,6 +589,18 @@ struct tn_analysis_cfg {
      * state is all in the bytes, so it comes back whole with a later packet and the outputs do
      * not change; it is finished by tn_analyzer_finish, where it lies (analysis_retire.c). */
     int64_t idle_retire_ns;
+    /* A live capture's flat memory (analysis_linger.c): with a store and brief_put, a retired
+     * connection's brief and flow-table entry stay only while a late packet of it may come
+     * (time_wait_ns after the last packet of one closed or reset, idle_retire_ns after that of
+     * any other; one retired idle has had it already); then the brief is written out
+     * (brief_put, arg spill_arg; false: it stays) and its slot leaves the list, and a later
+     * packet of its endpoints starts a new connection.  tn_analyzer_finish reads them back
+     * (brief_each: every brief shard put, in the order put) into their places in the list, so
+     * the outputs are those of a run that kept them. */
+    bool (*brief_put)(void *arg, unsigned shard, const struct tn_conn_brief *b);
+    void (*brief_each)(void *arg, unsigned shard, void (*each)(void *ctx, const struct tn_conn_brief *b),
+                       void *ctx);
+    int64_t time_wait_ns;
     unsigned shard;            /* which shard (-j) this analyzer is, 0 .. n-1: for spill_put */
     struct tn_count_window window;
 };

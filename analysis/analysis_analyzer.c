@@ -49,6 +49,8 @@ void tn_analyzer_free(struct tn_analyzer *a)
     free(a->active);
     free(a->closed.v);
     free(a->half_open.v);
+    free(a->linger[0].v);
+    free(a->linger[1].v);
     tn_brief_slabs_free(a->slabs);
     tn_reader_fini(&a->reading);
     tn_packbuf_fini(&a->spill);
@@ -159,6 +161,8 @@ static struct tn_conn_priv *new_conn(struct tn_analyzer *a, const struct tn_pkt 
     }
     tn_grow((void **)&a->conns, &a->cap, a->nconns + 1, sizeof *a->conns);
     a->conns[a->nconns++] = cp;
+    if (a->nconns > a->st.listed_peak)
+        a->st.listed_peak = a->nconns;
     tn_grow((void **)&a->active, &a->cap_active, a->nactive + 1, sizeof *a->active);
     a->active[a->nactive++] = a->nconns - 1;
     c->idx = ++a->numbered;
@@ -392,6 +396,7 @@ void tn_analyzer_add_flow(struct tn_analyzer *a, const struct tn_pkt *p, struct 
     closed_conns(a, cp, (size_t)idx, now);
     half_open_conns(a, now);
     idle_conns(a, now);
+    tn_linger_sweep(a, now);
     a->ctx.pkt = NULL;   /* p is the caller's: it is gone when this returns */
 }
 
@@ -440,6 +445,7 @@ bool tn_analyzer_add_away(struct tn_analyzer *a, const struct tn_pkt *p, struct 
 
 void tn_analyzer_finish(struct tn_analyzer *a)
 {
+    tn_linger_read_back(a);   /* first: those retired unfinished are finished below */
     tn_analyzer_finish_retired(a);
     tn_analyzer_compact_active(a);
     for (size_t i = 0; i < a->nactive; i++)

@@ -75,6 +75,11 @@ unsigned *tn_slot_idx(struct tn_conn_priv *slot)
 
 struct tn_conn_brief *tn_brief_new(struct tn_analyzer *a)
 {
+    if (a->free_briefs) {   /* one written out (analysis_linger.c) */
+        struct tn_conn_brief *b = a->free_briefs;
+        memcpy(&a->free_briefs, b, sizeof a->free_briefs);
+        return b;
+    }
     if (!a->slabs || a->slabs->n == sizeof a->slabs->v / sizeof a->slabs->v[0]) {
         struct tn_brief_slab *s = tn_xmalloc(sizeof *s);
         s->next = a->slabs;
@@ -82,6 +87,13 @@ struct tn_conn_brief *tn_brief_new(struct tn_analyzer *a)
         a->slabs = s;
     }
     return &a->slabs->v[a->slabs->n++];
+}
+
+void tn_brief_release(struct tn_analyzer *a, struct tn_conn_brief *b)
+{
+    _Static_assert(sizeof *b >= sizeof b, "a brief holds the link of the free list");
+    memcpy(b, &a->free_briefs, sizeof a->free_briefs);
+    a->free_briefs = b;
 }
 
 void tn_brief_slabs_free(struct tn_brief_slab *s)

@@ -1,7 +1,9 @@
 /* analysis_evict.c - the end of a connection's state: freeing it, and a bounded table: when cfg.max_conns connections hold analysis
  * state, the eighth of them that matters least is dropped, half-open ones first (a SYN flood's
  * entries), then the longest idle.  Dropped connections leave the outputs; the run counts them
- * (tn_trace_stats.evicted) and goes on.  One batch is O(n log n) every n/8 new connections. */
+ * (tn_trace_stats.evicted) and goes on.  One batch is O(n log n) every n/8 new connections.
+ * Closing the holes a batch leaves is shared with a live capture's briefs that leave memory
+ * (analysis_linger.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,16 +94,44 @@ void tn_analyzer_evict(struct tn_analyzer *a)
     }
     a->st.evicted += drop < n ? drop : n;
     free(v);
-    /* close the holes: indexes move, so the table, the active list and the closed queue are
-     * built again (summaries of retired connections stay, out of the table as before) */
-    long *moved = tn_xmalloc(a->nconns * sizeof *moved);
+    tn_analyzer_close_holes(a);
+}
+
+void tn_analyzer_close_holes(struct tn_analyzer *a)
+{
+    size_t nold = a->nconns;
+    long *moved = tn_xmalloc((nold ? nold : 1) * sizeof *moved);
     size_t kept = 0;
-    for (size_t k = 0; k < a->nconns; k++) {
+    for (size_t k = 0; k < nold; k++) {
         moved[k] = a->conns[k] ? (long)kept : -1;
         if (a->conns[k])
             a->conns[kept++] = a->conns[k];
     }
     a->nconns = kept;
+    tn_analyzer_renumber(a, moved, true);
+    free(moved);
+}
+
+static void remap_linger(struct tn_lingerq *q, const long *moved)
+{
+    size_t n = 0, ndue = 0;
+    for (size_t i = q->head; i < q->n; i++) {
+        if (moved[q->v[i].k] < 0)
+            continue;
+        if (i < q->head + q->ndue)
+            ndue++;
+        q->v[n] = q->v[i];
+        q->v[n++].k = (size_t)moved[q->v[i].k];
+    }
+    q->head = 0;
+    q->n = n;
+    q->ndue = ndue;
+}
+
+void tn_analyzer_renumber(struct tn_analyzer *a, const long *moved, bool table_briefs)
+{
+    /* indexes move, so the table, the active list and the queues are built again (summaries
+     * of retired connections stay, out of the table as before) */
     tn_flowtab_free(a->flows);
     a->flows = tn_flowtab_new();
     size_t na = 0;
@@ -114,7 +144,7 @@ void tn_analyzer_evict(struct tn_analyzer *a)
         tn_flowtab_set(a->flows, tn_flow_hash_between(c->proto, &c->a, c->a_port, &c->b, c->b_port), k, never, NULL);
     }
     a->nactive = na;
-    for (size_t k = 0; k < a->nconns; k++)   /* retired offline: late packets still find them */
+    for (size_t k = 0; table_briefs && k < a->nconns; k++)   /* retired: late packets still find them */
         if (tn_slot_is_brief(a->conns[k])) {
             const struct tn_conn_brief *b = tn_slot_brief(a->conns[k]);
             tn_flowtab_set(a->flows, tn_flow_hash_between(b->proto, &b->a, b->a_port, &b->b, b->b_port), (long)k,
@@ -122,6 +152,8 @@ void tn_analyzer_evict(struct tn_analyzer *a)
         }
     remap(&a->closed, moved);
     remap(&a->half_open, moved);
+    remap_linger(&a->linger[0], moved);
+    remap_linger(&a->linger[1], moved);
     a->last_idx = -1;
-    free(moved);
+    a->reading.k = SIZE_MAX;   /* the outputs' reading slot reads by index: read it again */
 }

@@ -254,6 +254,19 @@ struct tn_idxq {
     size_t head, n, cap;
 };
 
+/* A retired connection waiting for its brief to leave memory (analysis_linger.c). */
+struct tn_linger {
+    size_t k;                          /* its slot */
+    const struct tn_conn_brief *b;     /* its brief then: a slot holding another is stale */
+    int64_t due_ns;                    /* trace time after which no packet of it is expected */
+};
+
+/* Those of one timeout, in retirement order, so in due order; [head, head + ndue) are due. */
+struct tn_lingerq {
+    struct tn_linger *v;
+    size_t head, n, cap, ndue;
+};
+
 /* A reading slot (analysis_retire.c): a retired connection read back for an output, and the
  * bytes it was read from.  The analyzer has one; tn_reader_new makes more, one per thread. */
 struct tn_reader {
@@ -283,6 +296,11 @@ struct tn_analyzer {
     size_t nstale;                /* entries of active that are briefs now (dropped lazily) */
     size_t nretired;              /* connections retired to their brief */
     struct tn_brief_slab *slabs;  /* the briefs, newest slab first */
+    struct tn_conn_brief *free_briefs; /* briefs written out, for tn_brief_new (linked through
+                                        * their first bytes) */
+    struct tn_lingerq linger[2];  /* retired ones whose briefs leave memory when due: [1] after
+                                   * TIME-WAIT (closed), [0] after the idle timeout */
+    size_t briefs_written;        /* briefs written out, not read back yet */
     struct tn_reader reading;     /* the outputs' one reading slot (tn_analyzer_conn) */
     struct tn_packbuf spill;      /* bytes of the connection being retired or revived */
     struct tn_window_save *wsave; /* --from/--to: the counts before a packet outside the window */
@@ -319,6 +337,22 @@ void tn_conn_priv_pack(const struct tn_conn_priv *cp, struct tn_packbuf *b);
 struct tn_conn_priv *tn_conn_priv_unpack(const uint8_t *in, size_t n);
 /* The same, everything of it in arena (nothing of it may be freed or grown: for reading). */
 struct tn_conn_priv *tn_conn_priv_unpack_in(const uint8_t *in, size_t n, struct tn_arena *arena);
+
+/* A live capture's flat memory (analysis_linger.c). */
+/* Retired connection k (brief b, last packet at last_ns) waits for its brief to leave memory. */
+void tn_linger_push(struct tn_analyzer *a, size_t k, const struct tn_conn_brief *b, int64_t last_ns);
+/* At trace time now: write out the briefs due, once they are half the list (amortised). */
+void tn_linger_sweep(struct tn_analyzer *a, int64_t now);
+/* At the end: the briefs written out back into their places in the list. */
+void tn_linger_read_back(struct tn_analyzer *a);
+/* A brief written out: tn_brief_new gives its memory again. */
+void tn_brief_release(struct tn_analyzer *a, struct tn_conn_brief *b);
+/* The slots set to NULL leave the list: indexes move, and the flow table, the active list and
+ * the queues follow them (analysis_evict.c); a->last_idx is reset. */
+void tn_analyzer_close_holes(struct tn_analyzer *a);
+/* conns rearranged, moved[k] the new index of old slot k (-1: gone): the flow table (with
+ * the retired ones when table_briefs), the active list and the queues follow. */
+void tn_analyzer_renumber(struct tn_analyzer *a, const long *moved, bool table_briefs);
 
 /* The table holds cfg.max_conns connections with analysis state: evict some (analysis_evict.c).
  * Indexes into conns change; a->last_idx is reset. */

@@ -30,6 +30,8 @@ struct tn_conn_brief *tn_analyzer_retire_conn(struct tn_analyzer *a, size_t k)
         if (away)
             b->out.at = id;   /* for on_away */
     }
+    if (!away)
+        tn_linger_push(a, k, b, tn_time_ns(cp->pub.last));
     tn_conn_priv_destroy(cp);
     a->conns[k] = tn_brief_slot(b);   /* the flow table still finds it, by the brief */
     if (a->last_idx == (long)k)

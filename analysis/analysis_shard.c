@@ -63,6 +63,8 @@ void tn_analyzer_merge(struct tn_analyzer *into, struct tn_analyzer *const *shar
         for (size_t k = 0; k < sh->nconns; k++)
             v[into->nconns++] = (struct ord_slot){tn_slot_ord(sh->conns[k]), sh->conns[k]};
         into->st.evicted += sh->st.evicted;
+        into->st.briefs_out += sh->st.briefs_out;
+        into->st.listed_peak += sh->st.listed_peak;
         into->nretired += sh->nretired;
         struct tn_brief_slab **tail = &into->slabs;   /* the briefs are into's too */
         while (*tail)

@@ -18,9 +18,12 @@
  * the outputs read the store after the read loop has ended and the workers are joined (the
  * first SIGINT only ends the loop; a second one ends the process, and the unlinked files with
  * it), and the connection limit counts only the connections that hold state, so a retired one
- * is never evicted.  Two live capture points stay in memory, as two files do: their queue view
- * (views_queue2pt.c) looks through every connection for each flow it matched, which with a
- * store would read every retired connection back from the file once per flow. */
+ * is never evicted.  A live capture's briefs leave memory too, to a second file per thread, once
+ * no late packet of their connection is expected (analysis_linger.c): a day on a mirror port
+ * holds the last minutes' connections, not the day's.  Two live capture points stay in memory,
+ * as two files do: their queue view (views_queue2pt.c) looks through every connection for each
+ * flow it matched, which with a store would read every retired connection back from the file
+ * once per flow. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,11 +87,12 @@ fail:;
  * shows bytes after a few dozen connections (e2e_live_retire looks for them while it runs). */
 #define SPILL_BUF (1 << 16)
 
-static FILE *temp_file(struct tn_spill_part *sp, struct tn_err *err)
+/* An unlinked temporary file tcptrace-ng-WHAT-XXXXXX (its name in /proc/PID/fd says what it is). */
+static FILE *temp_file(const char *what, char **buf, struct tn_err *err)
 {
     const char *dir = getenv("TMPDIR");
     char path[4096];
-    snprintf(path, sizeof path, "%s/tcptrace-ng-retired-XXXXXX", dir && *dir ? dir : "/tmp");
+    snprintf(path, sizeof path, "%s/tcptrace-ng-%s-XXXXXX", dir && *dir ? dir : "/tmp", what);
     int fd = mkstemp(path);
     if (fd < 0) {
         tn_err_set(err, TN_EIO, "%s: cannot create a temporary file for retired connections: %s", path,
@@ -102,9 +106,97 @@ static FILE *temp_file(struct tn_spill_part *sp, struct tn_err *err)
         close(fd);
         return NULL;
     }
-    sp->fbuf = tn_xmalloc(SPILL_BUF);
-    setvbuf(f, sp->fbuf, _IOFBF, SPILL_BUF);
+    *buf = tn_xmalloc(SPILL_BUF);
+    setvbuf(f, *buf, _IOFBF, SPILL_BUF);
     return f;
+}
+
+/* A live capture's briefs out of memory (analysis_linger.c): appended to a second unlinked
+ * file per analysis thread, and read back in the same order at the end. */
+static bool brief_put(void *arg, unsigned shard, const struct tn_conn_brief *b)
+{
+    struct tn_retire *rt = arg;
+    TN_BUG_ON(shard >= rt->nparts);
+    struct tn_spill_part *sp = &rt->parts[shard];
+    if (sp->briefs_failed)
+        return false;
+    if (fwrite(b, sizeof *b, 1, sp->briefs) != 1) {
+        sp->briefs_failed = true;   /* disk full: the briefs from now on stay in memory */
+        clearerr(sp->briefs);
+        return false;
+    }
+    sp->nbriefs++;
+    return true;
+}
+
+static _Noreturn void briefs_lost(void)
+{
+    char msg[300];
+    snprintf(msg, sizeof msg, "cannot read back the briefs of retired connections from the temporary file in %s: %s",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", errno ? strerror(errno) : "file cut short");
+    tn_cli_warn(msg);
+    exit(TN_EXIT_INPUT);
+}
+
+/* Read in batches of this many briefs (one at a time would be a call per connection). */
+#define BRIEFS_READ 4096
+
+static void brief_each(void *arg, unsigned shard, void (*each)(void *ctx, const struct tn_conn_brief *b), void *ctx)
+{
+    struct tn_retire *rt = arg;
+    TN_BUG_ON(shard >= rt->nparts);
+    struct tn_spill_part *sp = &rt->parts[shard];
+    errno = 0;
+    if (fflush(sp->briefs) != 0)
+        briefs_lost();
+    struct tn_conn_brief *v = tn_xmalloc(BRIEFS_READ * sizeof *v);
+    for (uint64_t done = 0; done < sp->nbriefs;) {
+        size_t want = sp->nbriefs - done < BRIEFS_READ ? (size_t)(sp->nbriefs - done) : BRIEFS_READ;
+        size_t bytes = want * sizeof *v, got = 0;
+        while (got < bytes) {
+            ssize_t r = pread(fileno(sp->briefs), (char *)v + got, bytes - got, (off_t)(done * sizeof *v + got));
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0)
+                briefs_lost();
+            got += (size_t)r;
+        }
+        for (size_t i = 0; i < want; i++)
+            each(ctx, &v[i]);
+        done += want;
+    }
+    free(v);
+}
+
+/* How long a closed connection's brief stays in memory after its last packet: 2*MSL of
+ * TIME-WAIT (RFC 9293 3.3.2), as Linux holds it: TCP_TIMEWAIT_LEN, 60 s (include/net/tcp.h).
+ * TCPTRACE_NG_TIME_WAIT_S changes it (the tests, which cannot wait a minute). */
+#define TIME_WAIT_S 60.0
+
+static int64_t time_wait_ns(void)
+{
+    const char *env = getenv("TCPTRACE_NG_TIME_WAIT_S");
+    char *end;
+    double s = env && *env ? strtod(env, &end) : TIME_WAIT_S;
+    if (env && *env && (*end || !(s > 0 && s < 1e6)))
+        s = TIME_WAIT_S;
+    return (int64_t)(s * 1e9);
+}
+
+/* A live capture on one interface writes its briefs out of memory too (analysis_linger.c). */
+static void setup_briefs(struct tn_retire *rt, struct tn_analysis_cfg *cfg)
+{
+    for (unsigned i = 0; i < rt->nparts; i++) {
+        struct tn_err err;
+        if ((rt->parts[i].briefs = temp_file("briefs", &rt->parts[i].briefs_buf, &err)))
+            continue;
+        tn_cli_warn(err.msg);
+        tn_cli_warn("the briefs of connections that closed are kept in memory to the end of the run instead");
+        return;
+    }
+    cfg->brief_put = brief_put;
+    cfg->brief_each = brief_each;
+    cfg->time_wait_ns = time_wait_ns();
 }
 
 void tn_retire_setup(struct tn_retire *rt, const struct tn_options *o, struct tn_analysis_cfg *cfg,
@@ -119,7 +211,7 @@ void tn_retire_setup(struct tn_retire *rt, const struct tn_options *o, struct tn
     pthread_mutex_init(&rt->flush_mu, NULL);
     for (unsigned i = 0; i < rt->nparts; i++) {
         struct tn_err err;
-        if ((rt->parts[i].f = temp_file(&rt->parts[i], &err)))
+        if ((rt->parts[i].f = temp_file("retired", &rt->parts[i].fbuf, &err)))
             continue;
         tn_cli_warn(err.msg);
         tn_cli_warn("connections that closed are kept in memory to the end of the run instead");
@@ -132,6 +224,8 @@ void tn_retire_setup(struct tn_retire *rt, const struct tn_options *o, struct tn
     /* a connection without sender state (DFCP, or TCP without data) idle this long goes too:
      * --idle-timeout, as the dashboard's (the outputs do not depend on it) */
     cfg->idle_retire_ns = o->idle_timeout_s > 0 ? (int64_t)(o->idle_timeout_s * 1e9) : 0;
+    if (o->iface)
+        setup_briefs(rt, cfg);
 }
 
 void tn_retire_fini(struct tn_retire *rt)
@@ -140,6 +234,9 @@ void tn_retire_fini(struct tn_retire *rt)
         if (rt->parts[i].f)
             fclose(rt->parts[i].f);
         free(rt->parts[i].fbuf);
+        if (rt->parts[i].briefs)
+            fclose(rt->parts[i].briefs);
+        free(rt->parts[i].briefs_buf);
     }
     if (rt->parts)
         pthread_mutex_destroy(&rt->flush_mu);

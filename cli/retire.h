@@ -17,6 +17,11 @@ struct tn_spill_part {
     uint64_t at;               /* bytes written: where the next connection starts */
     atomic_bool dirty;         /* written since the last flush */
     bool failed;               /* a write failed: take no more (connections stay in memory) */
+    /* live: the briefs written out of memory (analysis cfg.brief_put), one after the other */
+    FILE *briefs;
+    char *briefs_buf;
+    uint64_t nbriefs;
+    bool briefs_failed;        /* a write failed: take no more (briefs stay in memory) */
 };
 
 struct tn_retire {

@@ -110,6 +110,27 @@ static void ns2_hint(const struct tn_options *o)
     }
 }
 
+/* TCPTRACE_NG_RETIRE_STATS=FILE: what a live run held of the connections that ended
+ * (tests/e2e/live_retire.sh reads it): the briefs written out of memory, and the longest the
+ * connection list grew before the end.  A debugging aid: a file that cannot be written is
+ * warned about, and the run goes on. */
+static void write_retire_stats(const struct tn_trace_stats *st)
+{
+    const char *path = getenv("TCPTRACE_NG_RETIRE_STATS");
+    if (!path || !*path)
+        return;
+    FILE *f = fopen(path, "w");
+    bool ok = f && fprintf(f, "briefs_out %llu\nlisted_peak %llu\n", (unsigned long long)st->briefs_out,
+                           (unsigned long long)st->listed_peak) > 0;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (!ok) {
+        char msg[4200];
+        snprintf(msg, sizeof msg, "%s: cannot write the retirement counters", path);
+        tn_cli_warn(msg);
+    }
+}
+
 int tn_run_end(struct tn_run *r)
 {
     struct tn_err err;
@@ -117,6 +138,7 @@ int tn_run_end(struct tn_run *r)
     int status = r->status;
     if (status == TN_EXIT_INPUT)
         ns2_hint(r->o);
+    write_retire_stats(tn_analyzer_stats(r->an));
     uint64_t evicted = tn_analyzer_stats(r->an)->evicted;
     if (evicted) {
         char msg[160];

@@ -3,10 +3,11 @@
 # connections (complete short ones and an unanswered SYN flood, tests/bench/soak_send.c) is sent
 # through a veth pair from a network namespace, and tcptrace-ng captures it live on the other
 # end.  Its resident memory is sampled over time, and the bytes of its store (the unlinked
-# temporary files finished connections are written to, docs/tcptrace-ng.1 MEMORY): memory
-# follows the open connections plus the ~300-byte brief each finished one leaves for the final
-# report, instead of the whole connection (with a small MAX_CONNECTIONS the limit evicts the
-# half-open and the longest idle first, and memory levels off).  tshark (-q -z conv,tcp, which
+# temporary files finished connections and their briefs are written to, docs/tcptrace-ng.1
+# MEMORY): memory follows the open connections plus the brief of each one that ended in the
+# last TIME-WAIT (60 s) or --idle-timeout (120 s by default, lone SYNs), instead of the whole
+# connection (with a small MAX_CONNECTIONS the limit evicts the half-open and the longest idle
+# first).  tshark (-q -z conv,tcp, which
 # keeps every conversation) gets the same stream afterwards for comparison.  Root is needed
 # (namespaces, AF_PACKET).  Not part of the test suite: it takes SECONDS per tool and loads the
 # machine.
@@ -19,7 +20,8 @@
 # (e.g. 100000) shows the plateau sooner.  Prints one line per 10 s sample and a verdict: flat
 # when the memory of the last sample is within 10% of the one half-way through.
 # SOAK_LIST=1: tcptrace-ng writes its connection list (not -q), whose length is printed beside
-# the connections sent (frames / 5), and SOAK_TSHARK=0 leaves tshark out.
+# the connections sent (frames / 5), SOAK_TSHARK=0 leaves tshark out, and SOAK_ARGS adds
+# options to tcptrace-ng's (e.g. "--idle-timeout 30").
 set -u
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${1:-$SRC/build-rel/tcptrace-ng}
@@ -46,12 +48,13 @@ ip netns add "$NS" && ip link add "$HOST" type veth peer name "$PEER" && ip link
 ethtool -K "$HOST" gro off gso off tso off >/dev/null 2>&1
 
 rss_kb() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
-# store_kb PID: the bytes of the store files the process holds, in KiB
+# store_kb PID: the bytes of the store files the process holds (the connections and, live,
+# their briefs written out of memory), in KiB
 store_kb() {
     local fd b=0
     for fd in /proc/"$1"/fd/*; do
         case "$(readlink "$fd" 2>/dev/null)" in
-        */tcptrace-ng-retired-*" (deleted)") b=$((b + $(stat -L -c %s "$fd" 2>/dev/null || echo 0))) ;;
+        */tcptrace-ng-retired-*" (deleted)" | */tcptrace-ng-briefs-*" (deleted)") b=$((b + $(stat -L -c %s "$fd" 2>/dev/null || echo 0))) ;;
         esac
     done
     echo $((b / 1024))
@@ -90,7 +93,8 @@ limit=()
 echo "live_soak: $PPS frames/s for $SECS s ($((PPS / 10 * 2)) new connections a second), $(nproc) cores"
 quiet=(-q)
 [ "${SOAK_LIST:-0}" = 1 ] && quiet=()
-soak tcptrace-ng "$BIN" "${quiet[@]}" "${limit[@]}" -i "$HOST"
+read -r -a extra <<<"${SOAK_ARGS:-}"
+soak tcptrace-ng "$BIN" "${quiet[@]}" "${limit[@]}" "${extra[@]}" -i "$HOST"
 grep -h "connection table full\|not analysed\|dropped by kernel" "$TMP/tcptrace-ng.out" "$TMP/tcptrace-ng.err" | sed 's/^/  /'
 if [ ${#quiet[@]} = 0 ]; then
     echo "  the report lists $(grep -cE '^ *[0-9]+: ' "$TMP/tcptrace-ng.out") connections of the" \

@@ -5,17 +5,27 @@
 #   live_retire.sh BINARY CORPUS_DIR SOURCE_DIR     exit 0 pass, 1 fail, 77 skip
 #
 # tests/bench/soak_send.c sends, through a veth pair in a network namespace, 1000 frames a
-# second for 6 s: units of one complete short connection (9 frames) and one unanswered SYN.
+# second for 10 s: units of one complete short connection (9 frames) and one unanswered SYN.
 # tcpdump and two live runs capture the same interface until SIGINT:
 #   A: -j 1 --csv DIR --max-connections 300
 #   B: -j 2 (one store part per worker) --max-connections 300 (150 a worker)
 #   C: -j 1 --max-connections 16
-# About 1400 connections come, at most about 130 open at once (the sender's bursts of 64
+# About 2300 connections come, at most about 130 open at once (the sender's bursts of 64
 # units), so the limit of A and B evicts the finished ones unless they leave the table for the
 # store, and C's evicts open ones all the same.
+# A and B run with a TIME-WAIT of 1 s (TCPTRACE_NG_TIME_WAIT_S; 60 s by default) and
+# --idle-timeout 2: the brief of a connection that ended leaves memory (its list slot and
+# flow-table entry too) 1-2 s after its last packet, and is read back at the end
+# (docs/tcptrace-ng.1 MEMORY); TCPTRACE_NG_RETIRE_STATS=FILE says how many briefs were
+# written out and how long the connection list grew.
 # Checks, against tcpdump's count of the same interface (and the sender's frames):
 #   - every connection is in the list and in connections.csv: one per pure SYN, "complete"
 #     for every SYN-ACK, and the packets of all of them add up to tcpdump's TCP frames;
+#   - A's list, connection by connection (number, endpoints, packets, state), is the list the
+#     same binary gives for tcpdump's file of the capture;
+#   - memory does not follow the connections that ended: A and B wrote out of memory the
+#     briefs of more than half of the connections, and their connection lists never held
+#     half of them;
 #   - nothing was evicted ("connection table full" not said), exit 0 after SIGINT;
 #   - C still evicts (the store does not switch the limit off): what it lists and what it says
 #     it evicted add up to tcpdump's connections;
@@ -48,15 +58,17 @@ ip netns exec "$ns" ethtool -K tlra gro off gso off tso off >/dev/null 2>&1
 mkdir -p "$tmp/storeA" "$tmp/storeB" "$tmp/storeC"
 ip netns exec "$ns" tcpdump -nn -i tlra -w "$tmp/all.pcap" tcp 2>"$tmp/tcpdump.err" &
 pids+=($!); tdp=$!
-TMPDIR=$tmp/storeA ip netns exec "$ns" "$bin" -j 1 --max-connections 300 --csv "$tmp/csv" -i tlra tcp \
-    >"$tmp/A.out" 2>"$tmp/A.err" &
+export TCPTRACE_NG_TIME_WAIT_S=1   # A and B (C's limit evicts before any brief is due)
+TCPTRACE_NG_RETIRE_STATS=$tmp/A.stats TMPDIR=$tmp/storeA ip netns exec "$ns" "$bin" -j 1 --max-connections 300 \
+    --idle-timeout 2 --csv "$tmp/csv" -i tlra tcp >"$tmp/A.out" 2>"$tmp/A.err" &
 pids+=($!); pa=$!
-TMPDIR=$tmp/storeB ip netns exec "$ns" "$bin" -j 2 --max-connections 300 -i tlra tcp >"$tmp/B.out" 2>"$tmp/B.err" &
+TCPTRACE_NG_RETIRE_STATS=$tmp/B.stats TMPDIR=$tmp/storeB ip netns exec "$ns" "$bin" -j 2 --max-connections 300 \
+    --idle-timeout 2 -i tlra tcp >"$tmp/B.out" 2>"$tmp/B.err" &
 pids+=($!); pb=$!
 TMPDIR=$tmp/storeC ip netns exec "$ns" "$bin" -j 1 --max-connections 16 -i tlra tcp >"$tmp/C.out" 2>"$tmp/C.err" &
 pids+=($!); pc=$!
 sleep 2
-ip netns exec "$ns" "$tmp/soak_send" tlrb 1000 6 >"$tmp/sent" || { echo "FAIL: soak_send"; exit 1; }
+ip netns exec "$ns" "$tmp/soak_send" tlrb 1000 10 >"$tmp/sent" || { echo "FAIL: soak_send"; exit 1; }
 sleep 1
 
 # store_files PID: "N BYTES", the unlinked store files the process holds and their bytes
@@ -92,7 +104,7 @@ syns=$(tcpdump -nr "$tmp/all.pcap" 'tcp[tcpflags] & (tcp-syn|tcp-ack) == tcp-syn
 synacks=$(tcpdump -nr "$tmp/all.pcap" 'tcp[tcpflags] & (tcp-syn|tcp-ack) == (tcp-syn|tcp-ack)' 2>/dev/null | wc -l)
 echo "sender: $sent frames; tcpdump: $frames TCP frames, $syns connections (pure SYNs), $synacks answered"
 [ "$frames" = "$sent" ] || bad "tcpdump saw $frames of the $sent frames sent: the count below is not the sender's"
-[ "$syns" -ge 1000 ] || bad "only $syns connections sent: too few to fill the table"
+[ "$syns" -ge 2000 ] || bad "only $syns connections sent: too few to fill the table"
 
 for run in A:$ra B:$rb; do
     name=${run%%:*} rc=${run##*:}
@@ -103,6 +115,25 @@ for run in A:$ra B:$rb; do
     [ "$conns" = "$syns" ] && [ "$complete" = "$synacks" ] && [ "$pkts" = "$frames" ] &&
         ok "$name: the list has all $conns connections, $complete complete, $pkts packets" ||
         bad "$name: the list has $conns connections ($complete complete, $pkts packets), tcpdump $syns ($synacks, $frames)"
+done
+
+# the list, line by line without its times: number, endpoints, packets each way, state
+conn_lines() { grep -E '^ *[0-9]+: .* tcp ' "$1" | awk '{ print $1, $2, $3, $4, $6, $7, $NF }'; }
+"$bin" -j 1 "$tmp/all.pcap" >"$tmp/offline.out" 2>"$tmp/offline.err"
+if [ -s "$tmp/A.out" ] && cmp -s <(conn_lines "$tmp/A.out") <(conn_lines "$tmp/offline.out"); then
+    ok "A: the live list is, line by line, the list of tcpdump's file ($(conn_lines "$tmp/A.out" | wc -l) connections)"
+else
+    bad "A: the live list differs from the list of tcpdump's file: $(diff <(conn_lines "$tmp/A.out") \
+        <(conn_lines "$tmp/offline.out") | head -4 | tr '\n' ' ')"
+fi
+
+for run in A B; do
+    read -r out peak <<<"$(awk '$1 == "briefs_out" { o = $2 } $1 == "listed_peak" { p = $2 }
+        END { print o + 0, p + 0 }' "$tmp/$run.stats" 2>/dev/null)"
+    [ -s "$tmp/$run.stats" ] && [ "$out" -gt $((syns / 2)) ] && [ "$peak" -gt 0 ] && [ "$peak" -lt $((syns / 2)) ] &&
+        ok "$run: $out briefs of the $syns connections written out of memory, the list at most $peak long" ||
+        bad "$run: ${out:-no} briefs written out of memory, the list at most ${peak:-?} long, of $syns connections" \
+            "(want more than half out, the list below half)"
 done
 
 [ "$rc" = 0 ] || bad "C: exit $rc: $(head -c 300 "$tmp/C.err")"

@@ -842,6 +842,127 @@ START_TEST(test_live_idle_retired_to_store)
 }
 END_TEST
 
+/* A live run's store with its briefs written out of memory (cfg.brief_put, as cli/retire.c's
+ * second file): the connections' bytes in m (first: mem_put and mem_get take the pointer), the
+ * briefs one after the other in v. */
+struct flat_store {
+    struct mem_store m;
+    struct tn_conn_brief *v;
+    size_t n, cap;
+};
+
+static bool briefs_put(void *arg, unsigned shard, const struct tn_conn_brief *b)
+{
+    (void)shard;
+    struct flat_store *fs = arg;
+    tn_grow((void **)&fs->v, &fs->cap, fs->n + 1, sizeof *fs->v);
+    fs->v[fs->n++] = *b;
+    return true;
+}
+
+static void briefs_each(void *arg, unsigned shard, void (*each)(void *ctx, const struct tn_conn_brief *b), void *ctx)
+{
+    (void)shard;
+    struct flat_store *fs = arg;
+    for (size_t i = 0; i < fs->n; i++)
+        each(ctx, &fs->v[i]);
+}
+
+static struct tn_analysis_cfg flat_cfg(struct flat_store *fs, int64_t time_wait_ns, int64_t idle_ns)
+{
+    return (struct tn_analysis_cfg){.spill_put = mem_put, .spill_get = mem_get, .spill_arg = fs,
+                                    .idle_retire_ns = idle_ns, .time_wait_ns = time_wait_ns,
+                                    .brief_put = briefs_put, .brief_each = briefs_each};
+}
+
+/* A mirror port's memory stays flat (issue 12): 1500 units 10 ms apart of a complete short
+ * connection and a lone SYN, with a TIME-WAIT of 1 s and an idle timeout of 2 s, leave at most
+ * about 400 connections in the list at any time (the last 2 s of SYNs, the last 1 s of closed
+ * ones, and a third more of due ones waiting to be written out together), where a run that keeps the
+ * briefs lists all 3000; at the end the 3000 are read back into their places, and every
+ * brief, number, counter and result is the one of the run that kept them. */
+START_TEST(test_live_briefs_leave_memory)
+{
+    enum { N = 1500 };
+    const int64_t gap = 10000000, time_wait = 1000000000, idle = 2000000000;
+    struct flat_store fs = {0};
+    struct mem_store km = {0};
+    struct tn_analysis_cfg fcfg = flat_cfg(&fs, time_wait, idle);
+    struct tn_analysis_cfg kcfg = {.spill_put = mem_put, .spill_get = mem_get, .spill_arg = &km, .idle_retire_ns = idle};
+    struct tn_analyzer *flat = tn_analyzer_new(&fcfg), *kept = tn_analyzer_new(&kcfg);
+    size_t most = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        int64_t t = T0 + (int64_t)i * gap;
+        struct tn_pkt v[9];
+        size_t n = short_conn_pkts(v, 2 * i, t);
+        v[n++] = pkt_of(2 * i + 1, true, 100, 0, S, 0, t + 8000000);
+        for (size_t k = 0; k < n; k++) {
+            tn_analyzer_add(flat, &v[k], TN_DIS_OK, "test");
+            tn_analyzer_add(kept, &v[k], TN_DIS_OK, "test");
+        }
+        size_t listed = tn_analyzer_conn_count(flat);
+        most = listed > most ? listed : most;
+    }
+    ck_assert_uint_eq(tn_analyzer_conn_count(kept), 2 * N);
+    ck_assert_uint_le(most, 450);
+    ck_assert_uint_ge(tn_analyzer_stats(flat)->listed_peak, most);
+    ck_assert_uint_le(tn_analyzer_stats(flat)->listed_peak, 450);
+    ck_assert_uint_ge(fs.n, 2 * N - 450);
+    ck_assert_uint_eq(tn_analyzer_stats(flat)->briefs_out, fs.n);
+    tn_analyzer_finish(flat);
+    tn_analyzer_finish(kept);
+    ck_assert_uint_eq(tn_analyzer_conn_count(flat), 2 * N);
+    for (size_t k = 0; k < 2 * N; k++) {
+        struct tn_conn_brief bf, bk;
+        tn_analyzer_brief(flat, k, &bf);
+        tn_analyzer_brief(kept, k, &bk);
+        ck_assert_uint_eq(bf.idx, k + 1);
+        ck_assert(memcmp(&bf, &bk, sizeof bf) == 0);   /* the same bytes in the same store places */
+        same_conn_results(tn_analyzer_conn(kept, k), tn_analyzer_conn(flat, k));
+    }
+    tn_analyzer_free(flat);
+    tn_analyzer_free(kept);
+    free(fs.m.p);
+    free(fs.v);
+    free(km.p);
+}
+END_TEST
+
+/* Within its TIME-WAIT a late packet of a closed connection still finds it (its resent FIN is
+ * counted on it); after it, a packet of the same endpoints starts a new connection, as after
+ * --idle-timeout. */
+START_TEST(test_live_brief_gone_after_time_wait)
+{
+    const int64_t s = 1000000000;
+    struct flat_store fs = {0};
+    struct tn_analysis_cfg cfg = flat_cfg(&fs, s, 2 * s);
+    struct tn_analyzer *an = tn_analyzer_new(&cfg);
+    struct tn_pkt v[2 * 8 + 3];
+    size_t n = short_conn_pkts(v, 0, T0);
+    n += short_conn_pkts(v + n, 1, T0 + 10000000);
+    v[n++] = pkt_of(0, false, 601, 202, F | A, 0, T0 + s / 2);   /* conn 0's FIN again */
+    v[n++] = pkt_of(7, true, 100, 0, S, 0, T0 + 5 * s / 2);      /* moves the clock on */
+    v[n++] = pkt_of(1, true, 202, 602, A, 0, T0 + 3 * s);        /* conn 1's, 3 s late */
+    for (size_t k = 0; k < n; k++)
+        tn_analyzer_add(an, &v[k], TN_DIS_OK, "test");
+    ck_assert_uint_eq(fs.n, 2);
+    ck_assert_uint_eq(tn_analyzer_conn_count(an), 2);   /* the SYN and conn 1's new one */
+    tn_analyzer_finish(an);
+    ck_assert_uint_eq(tn_analyzer_conn_count(an), 4);
+    ck_assert_uint_eq(tn_analyzer_conn(an, 0)->d[TN_B2A].fin, 2);
+    const struct tn_conn *c1 = tn_analyzer_conn(an, 1);
+    ck_assert_uint_eq(c1->d[TN_A2B].pkts, 5);
+    uint16_t c1_port = c1->a_port;   /* (the next read takes the reading slot c1 lies in) */
+    const struct tn_conn *late = tn_analyzer_conn(an, 3);
+    ck_assert_uint_eq(late->idx, 4);
+    ck_assert_uint_eq(late->a_port, c1_port);
+    ck_assert_uint_eq(late->d[TN_A2B].pkts + late->d[TN_B2A].pkts, 1);
+    tn_analyzer_free(an);
+    free(fs.m.p);
+    free(fs.v);
+}
+END_TEST
+
 /* A connection that is one SYN carrying 4708 bytes (tcpdump's bgp-ub.pcap; TCP Fast Open sends
  * data on SYNs too): its sender's results are written when it finishes, so it cannot share the
  * lone SYNs' read-only zeros (it crashed the program). */
@@ -880,6 +1001,8 @@ Suite *tn_scale_suite(void)
     tcase_add_test(tc, test_half_open_retired);
     tcase_add_test(tc, test_idle_retired);
     tcase_add_test(tc, test_live_idle_retired_to_store);
+    tcase_add_test(tc, test_live_briefs_leave_memory);
+    tcase_add_test(tc, test_live_brief_gone_after_time_wait);
     suite_add_tcase(s, tc);
     return s;
 }
