@@ -1190,12 +1190,7 @@ void tn_cc_on_ack(struct tn_cc_model *m, const struct tn_cc_ack *a)
         m->end_acks--;
     }
     x->knee = round_ended && find_knee(m);
-    /* the first round to end once every segment in flight was seen sent (the cumulative ACK
-     * passed the first one seen), outside an episode: its flight is the sender's.  Before,
-     * the flight counts only what was sent after the capture began, without the SACK state of
-     * a recovery under way at the cut (cubic-loss1-owd100's sender: 2 segments in its
-     * dupacks' view, the kernel's window 53), and so do the rounds, which end with it */
-    if (m->start_unseen && !m->synced)
+    if (m->start_unseen && !m->synced)   /* a capture begun mid-flow: the window, once seen */
         midflow_watch(m, a, x, round_ended);
     if (m->deferred_on) {   /* every flavour runs (a long sender): no log, no dispatch */
         for (int i = 0; i < NFLAV; i++)
