@@ -273,13 +273,10 @@ static double on_advance(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, e
     struct tn_ack_cover cover;
     bool sacked_between = tn_sack_bytes_above(b, from) > tn_sack_bytes_above(b, ack_rel);
     double to_receiver = tn_rtt_acked(&s->rtt, from, ack_rel, t, sacked_between, &seg_len, &cover);
-    /* the monitor -> sender -> monitor part: this segment's echo, the echoes before, the
-     * handshake (which also tells a monitor next to the sender, or too short a path to tell);
-     * a capture begun mid-flow knows none of them until the sender has echoed an ACK, and
-     * the monitor -> receiver -> monitor part alone is no RTT (at a receiver-side monitor a
-     * few microseconds: a smoothed RTT of 0 and an RTO of its 200 ms floor read a recovery
-     * under way at the cut as a timeout) */
-    bool half_known = cover.echo_ms >= 0 || s->rtt.half_init || c->handshake_seen || c->d[sd].opts_unknown;
+    /* the monitor -> sender -> monitor part: this segment's echo, or as known before
+     * (tn_rtt_sender_half_known; a capture begun mid-flow: a smoothed RTT of 0 and an RTO of
+     * its 200 ms floor read a recovery under way at the cut as a timeout) */
+    bool half_known = cover.echo_ms >= 0 || tn_rtt_sender_half_known(cp, sd);
     if (to_receiver >= 0 && half_known) {
         if (s->rtt.min_ack_ms < 0 || to_receiver < s->rtt.min_ack_ms)
             s->rtt.min_ack_ms = to_receiver;
@@ -427,7 +424,7 @@ static void infer_ack(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum
      * since the latest segment this ACK newly SACKed was sent (tcp_clean_rtx_queue: last_sackt),
      * so delay-based rules (HyStart, Vegas, BBR's min RTT) see the queue during a recovery too */
     double ca_rtt = rtt;
-    if (ca_rtt < 0 && sacked_sent_ns >= 0)
+    if (ca_rtt < 0 && sacked_sent_ns >= 0 && tn_rtt_sender_half_known(cp, sd))
         ca_rtt = tn_ms_between(t, sacked_sent_ns) + tn_rtt_sender_half_ms(cp, sd);
     int64_t hi = c->d[sd].hi_rel;
     bool recovering = s->ep.now != TN_EP_NONE;

@@ -235,6 +235,17 @@ void tn_rtt_edge_send(struct tn_rtt *r, int64_t end, int64_t t, uint32_t mss)
     }
 }
 
+/* Is the monitor -> sender -> monitor part known: from echoes, or the handshake (which also
+ * tells a monitor next to the sender, or too short a path to tell)?  A capture begun mid-flow
+ * knows neither until the sender has echoed an ACK; a trace without options is ns-2's, taken
+ * at the sender.  Without it, the monitor -> receiver -> monitor part alone is no RTT (at a
+ * receiver-side monitor a few microseconds). */
+bool tn_rtt_sender_half_known(const struct tn_conn_priv *cp, enum tn_dir d)
+{
+    const struct tn_sender *s = cp->dp[d].snd;
+    return (s && s->rtt.half_init) || cp->pub.handshake_seen || cp->pub.d[d].opts_unknown;
+}
+
 /* From TSval/TSecr echoes (the sender echoing an ACK's TSval in its next segment), else from
  * the handshake, else 0 (a monitor next to the sender). */
 double tn_rtt_sender_half_ms(const struct tn_conn_priv *cp, enum tn_dir d)
@@ -266,6 +277,6 @@ void tn_rtt_ts(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, i
         return;
     echo_sample(r, ms);
     /* the peer's data: its receiver (this side) just echoed it; a full TS round trip */
-    if (cp->pub.d[!d].data_seen)
+    if (cp->pub.d[!d].data_seen && tn_rtt_sender_half_known(cp, (enum tn_dir)!d))
         tn_stat_add(&cp->pub.inf[!d].rtt_ts_ms, ms + tn_rtt_sender_half_ms(cp, (enum tn_dir)!d));
 }

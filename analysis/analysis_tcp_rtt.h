@@ -90,6 +90,7 @@ double tn_rtt_acked(struct tn_rtt *r, int64_t from, int64_t ack, int64_t t, bool
 void tn_rtt_sample(struct tn_rtt *r, double ms);
 /* Round trip between the monitor and the sender of direction d (0 next to it). */
 double tn_rtt_sender_half_ms(const struct tn_conn_priv *cp, enum tn_dir d);
+bool tn_rtt_sender_half_known(const struct tn_conn_priv *cp, enum tn_dir d);
 /* A packet of direction d with timestamps, at t (sender d's state allocated); after_idle: new
  * data sent with nothing in flight, whose echo is no path sample. */
 void tn_rtt_ts(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p, int64_t t, bool after_idle);

@@ -208,11 +208,12 @@ static void tcp_rows(struct tn_line *out, const struct tn_conn *c)
     row_u(out, "RST pkts:", x->rst, y->rst);
     row_s(out, "req MSS:", opt_str(p[0], 32, x->mss_seen, x->mss), opt_str(q[0], 32, y->mss_seen, y->mss));
     row_s(out, "window scale:", opt_str(p[1], 32, x->ws_seen, x->ws), opt_str(q[1], 32, y->ws_seen, y->ws));
-    /* a trace without options (ns-2) says nothing about them: "-", not "N" */
-    row_s(out, "SACK permitted:", x->opts_unknown ? "-" : x->sack_ok ? "Y" : "N",
-                  y->opts_unknown ? "-" : y->sack_ok ? "Y" : "N");
-    row_s(out, "timestamps:", x->opts_unknown ? "-" : x->ts_seen ? "Y" : "N",
-                  y->opts_unknown ? "-" : y->ts_seen ? "Y" : "N");
+    /* options of the SYN: a trace without options (ns-2) or a capture that did not see the SYN
+     * says nothing about them: "-", not "N" */
+    row_s(out, "SACK permitted:", x->opts_unknown || !x->syn_seen ? "-" : x->sack_ok ? "Y" : "N",
+                  y->opts_unknown || !y->syn_seen ? "-" : y->sack_ok ? "Y" : "N");
+    row_s(out, "timestamps:", x->opts_unknown || !x->syn_seen ? "-" : x->ts_seen ? "Y" : "N",
+                  y->opts_unknown || !y->syn_seen ? "-" : y->ts_seen ? "Y" : "N");
     for (int i = 0; i < 3; i++) {
         static const char *const lbl[3] = {"min win adv:", "max win adv:", "avg win adv:"};
         row_s(out, lbl[i], win_str(p[i], sizeof p[i], x, i), win_str(q[i], sizeof q[i], y, i));

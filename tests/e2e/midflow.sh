@@ -187,5 +187,18 @@ echo "midflow: cubic-owd50 rcv1_eth0 capture gaps: whole ${gw:-0}, cut ${gc:-0},
 [ "${gc:-0}" -le "${gw:-0}" ] || { echo "FAIL: the cut reports ${gc} capture gaps, the whole capture ${gw:-0}"; fail=1; }
 [ "${gh:-0}" -gt 0 ] || { echo "FAIL: frames left out of the cut are not reported as capture gaps"; fail=1; }
 
+# 7. The same cut read as a user reads it (-l): the RTT from timestamps has no sample without the
+# monitor -> sender part (before: "RTT (timestamps): 0.013 / ..." where the kernel's least srtt
+# is 100 ms), and the SYN's options, not seen, are "-", not "N" (its ACKs carry SACK blocks
+# and timestamps).
+"$bin" -l "$tmp/cubic-owd50-rcv1_eth0.pcap" >"$tmp/owd50-long.txt" 2>/dev/null
+ts_min=$(sed -n 's/.*RTT (timestamps): *\([0-9.]*\) \/.*/\1/p' "$tmp/owd50-long.txt" | head -1)
+k_srtt=$(awk -F, 'NR > 1 && $13 + 0 > 0 { if (m == "" || $13 < m) m = $13 } END { print m / 1000 }' "$src/samples/cubic-owd50/tcp_probe.csv")
+echo "midflow: cubic-owd50 rcv1_eth0 cut: least RTT from timestamps ${ts_min:-none} ms, the kernel's least srtt $k_srtt ms"
+awk -v a="${ts_min:-0}" -v k="$k_srtt" 'BEGIN { exit !(a >= k / 2) }' ||
+    { echo "FAIL: an RTT sample from timestamps below half the kernel's least srtt"; fail=1; }
+grep -q 'SACK permitted: *- *SACK permitted: *-' "$tmp/owd50-long.txt" ||
+    { echo "FAIL: SACK permitted not '-' where the SYNs were not seen"; fail=1; }
+
 [ $fail -eq 0 ] && echo "midflow: passed"
 exit $fail
