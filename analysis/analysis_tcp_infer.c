@@ -236,7 +236,7 @@ static void note_held_at_start(struct tn_conn_priv *cp, enum tn_dir d, const str
 /* Gaps the receiver has acknowledged were filled without us seeing the data: the capture
  * missed it (kernel drops, a snap length that cut the headers, another path), or, in a capture
  * begun mid-flow, the receiver had it before (note_held_at_start): not a capture gap (the
- * receiver-side cut of cubic-owd50 reported 47 "holes the capture missed", every second
+ * receiver-side cut of cubic-owd50 reported 63 "holes the capture missed", every second
  * segment under the recovery under way when it began). */
 static void acked_gaps(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_dir d,
                        const struct tn_pkt *p, int64_t ack_rel)
