@@ -297,14 +297,16 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
         k->dec = beta_obs < 0 ? 0 : f->nbeta_pred ? dec_err(f, beta_obs, f->beta_pred) : worst_dec;
         k->scored = fit_ok || beta_obs >= 0;
         /* ruled out: a window kept at every loss rules out the flavours that cut it, and BBR
-         * needs that or its ProbeRTT dips.  Every rival may be named: without a decrease seen
+         * needs that, its ProbeRTT dips, its falls after a queue, or no recovery at all (then
+         * nothing seen is against it: a loss-free BBR flow in a parking lot was named vegas at
+         * 0.42, BBR's copy closest on 205 rounds).  Every rival may be named: without a decrease seen
          * only by its growth, significantly closer than every other rival's on the paired
          * rounds (beats: BY_GROWTH, confidence below 1/2); flavours that grow alike (Reno and
          * Westwood+, several below their low windows) then tie, and the verdict is unknown.
          * Not BBR where the sender runs Linux 2.6.22's modules (ns-2.35's Agent/TCP/Linux: a
          * trace without options): BBR came with Linux 4.9 */
-        k->rival = k->scored && (model_based ? !obs->linux_2_6_22 && (no_cut || obs->probe_rtt_dips > 0 || bbr_falls)
-                                             : !no_cut);
+        bool bbr_open = no_cut || obs->probe_rtt_dips > 0 || bbr_falls || !obs->nbetas;
+        k->rival = k->scored && (model_based ? !obs->linux_2_6_22 && bbr_open : !no_cut);
         k->candidate = k->rival;
         k->as_reno = reno_here(f->ops, obs);
         if (k->as_reno)   /* one hypothesis with Reno, which is scored and named for both */

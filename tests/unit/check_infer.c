@@ -783,6 +783,45 @@ START_TEST(test_startup_loss_leaves_bbr_a_rival)
 }
 END_TEST
 
+/* A flow without a recovery shows nothing against BBR (no cut it did not make, no loss it
+ * ignored): its copy is a rival there, named by the growth alone where it is closer than every
+ * other rival's on significantly more rounds (12 of 12: sign test z 3.5), and below even odds
+ * as every growth-only verdict.  One recovery that cut the flight to 0.5 rules it out. */
+START_TEST(test_no_recovery_leaves_bbr_a_rival)
+{
+    double close[12], far[12], betas[1] = {0.5}, knees[1] = {-1}, knee_win[1] = {0};
+    for (int i = 0; i < 12; i++) {
+        close[i] = 0.02;
+        far[i] = 0.10 + 0.01 * i;
+    }
+    for (int k = 0; k < 2; k++) {   /* no recovery; one that cut */
+        struct tn_cc_fit fits[TN_CC_WESTWOOD] = {
+            {.ops = &tn_cc_reno_ops, .err_med = 0.15, .nerr = 12, .err = far, .flight_med = 24},
+            {.ops = &tn_cc_cubic_ops, .err_med = 0.15, .nerr = 12, .err = far, .flight_med = 24},
+            {.ops = &tn_cc_bbr_ops, .err_med = 0.02, .nerr = 12, .err = close, .flight_med = 24},
+            {.ops = &tn_cc_bic_ops},
+            {.ops = &tn_cc_highspeed_ops},
+            {.ops = &tn_cc_scalable_ops},
+            {.ops = &tn_cc_htcp_ops},
+            {.ops = &tn_cc_vegas_ops, .err_med = 0.15, .nerr = 12, .err = far, .flight_med = 24},
+            {.ops = &tn_cc_westwood_ops, .err_med = 0.15, .nerr = 12, .err = far, .flight_med = 24},
+        };
+        struct tn_cc_obs obs = {.betas = betas, .nbetas = k, .knees = knees, .knee_win = knee_win, .nknees = k,
+                                .rounds = 100, .min_rtt_ms = 10, .srtt_ms = 12, .flight_max = 30, .min_srtt_ms = 11};
+        struct tn_tcp_infer inf;
+        memset(&inf, 0, sizeof inf);
+        tn_cc_classify(fits, TN_CC_WESTWOOD, &obs, &inf);
+        if (k == 0) {
+            ck_assert_msg(inf.flavor == TN_CC_BBR, "named %d: %s", (int)inf.flavor, inf.cc_evidence);
+            ck_assert_msg(inf.flavor_confidence > 0 && inf.flavor_confidence < 0.5, "confidence %.2f",
+                          inf.flavor_confidence);
+        } else {
+            ck_assert_msg(inf.flavor != TN_CC_BBR, "named bbr after a cut: %s", inf.cc_evidence);
+        }
+    }
+}
+END_TEST
+
 /* Illinois's decrease in Linux 2.6.22 (ns-2.35's tcp/linux/src/tcp_illinois.c) is
  * (cwnd * beta) >> BETA_SHIFT: the window goes TO beta x cwnd, where today's takes beta x cwnd
  * off it.  Two RTT samples of 40 and 80 ms in one round, then a round of 40 ms ones: base 40,
@@ -1267,6 +1306,7 @@ Suite *tn_infer_suite(void)
     tcase_add_test(tc, test_reno_counting_as_linux_2_6_22);
     tcase_add_test(tc, test_equal_median_is_not_the_same_replay);
     tcase_add_test(tc, test_startup_loss_leaves_bbr_a_rival);
+    tcase_add_test(tc, test_no_recovery_leaves_bbr_a_rival);
     tcase_add_test(tc, test_named_by_growth_alone_without_a_loss);
     tcase_add_test(tc, test_cubic_hystart_after_recovery_as_linux);
     tcase_add_test(tc, test_rtt_sacked_as_linux);
