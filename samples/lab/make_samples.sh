@@ -27,6 +27,7 @@ SPECS=(
 "dumbbell-reno-cubic|dumbbell --flows reno,cubic --rate 10mbit --limit 50p --delay 10 --duration 6 --capture snd,rcv"
 "cubic-rate4m-owd20|single --flows cubic --rate 10mbit --limit 50p --delay 20 --duration 6 --capture snd,rcv --iperf-opts -b@4M"
 "reno-nosack-owd30|single --flows reno --rate 10mbit --limit 40p --delay 30 --loss 0.005 --sack 0 --duration 6 --capture snd,rcv"
+"parkinglot-mixed|parkinglot --flows reno,cubic,bbr --rate 10mbit --limit 50p --delay 5 --duration 8 --capture snd,rcv"
 "dumbbell-cubic-oldrcv|dumbbell --flows cubic,cubic --rate 10mbit --limit 50p --delay 40 --duration 5 --capture snd,rcv --rcv-sysctl 2:net.ipv4.tcp_window_scaling=0 --rcv-sysctl 2:net.ipv4.tcp_timestamps=0"
 )
 
@@ -34,8 +35,11 @@ SPECS=(
 # drop; random loss makes that likely, not certain, so it is retried.
 accept() {
     # the delay line is sound: the data connection's handshake within 10% of the configured
-    # RTT (a loaded machine delays the delay line), and no packet lost by a capture
-    awk -F, 'NR > 1 && $14 != "" { d = $14 - $12; if (d < 0) d = -d; if (d > 0.1 * $12) bad = 1 } END { exit bad }' "$2/flows.csv" || return 1
+    # RTT (a loaded machine delays the delay line), and no packet lost by a capture; not a
+    # parking lot's long flow (1), whose handshake crosses both queues the short flows fill
+    local long=0
+    case "$1" in parkinglot-*) long=1 ;; esac
+    awk -F, -v long="$long" 'NR > 1 && $14 != "" && $1 != long { d = $14 - $12; if (d < 0) d = -d; if (d > 0.1 * $12) bad = 1 } END { exit bad }' "$2/flows.csv" || return 1
     awk -F, 'NR > 1 && $6 + 0 > 0 { bad = 1 } END { exit bad }' "$2/captures.csv" || return 1
     case "$1" in
     cubic-bdp-owd40)
