@@ -135,12 +135,37 @@ static double queue_z(const struct tn_cc_obs *obs)
     return sign_z(obs->queue_falls, obs->queue_rises);
 }
 
+/* A flavour that lowers its window without a loss by at most fall_max segments a round (Vegas:
+ * one) against the falls seen: those beyond that step by more than the flight's resolution
+ * (DEC_SEGMENTS) against those within it (sign test), where at least one went beyond; 0 for a
+ * flavour without such a bound. */
+static double falls_beyond(const struct tn_cc_fit *f, const struct tn_cc_obs *obs, double *beyond, double *within)
+{
+    *beyond = *within = 0;
+    if (f->ops->fall_max <= 0 || !obs->fall_sizes)
+        return 0;
+    for (unsigned k = 1; k < TN_CC_FALL_SIZES; k++)
+        *(k > f->ops->fall_max + DEC_SEGMENTS ? beyond : within) += obs->fall_sizes[k];
+    return *beyond > 0 ? sign_z(*beyond, *within) : 0;
+}
+
+/* The window's moves without a loss, signed for a: after a queue the window of a delay-based
+ * flavour and BBR's fall where a loss-based flavour's never does (queue_z: BBR's ProbeBW 3/4
+ * round and Drain lower it, tcp_bbr.c), and falls larger than Vegas's step are BBR's, not
+ * Vegas's (BBR's 3/4 round takes a quarter of a BDP off at once). */
 static double delay_z(const struct tn_cc_fit *a, const struct tn_cc_fit *b, const struct tn_cc_obs *obs)
 {
-    if (is_kind(a, "delay-based") && is_kind(b, "loss-based"))
+    bool a_falls = is_kind(a, "delay-based") || is_kind(a, "model-based");
+    bool b_falls = is_kind(b, "delay-based") || is_kind(b, "model-based");
+    double beyond, within;
+    if (a_falls && is_kind(b, "loss-based"))
         return queue_z(obs);
-    if (is_kind(a, "loss-based") && is_kind(b, "delay-based"))
+    if (is_kind(a, "loss-based") && b_falls)
         return -queue_z(obs);
+    if (is_kind(a, "model-based") && is_kind(b, "delay-based"))
+        return tn_fmax(0, falls_beyond(b, obs, &beyond, &within));
+    if (is_kind(a, "delay-based") && is_kind(b, "model-based"))
+        return -tn_fmax(0, falls_beyond(a, obs, &beyond, &within));
     return 0;
 }
 
@@ -363,6 +388,12 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
     if (obs->queue_falls + obs->queue_rises)
         at = add(ev, len, at, "; after a queue above 4 segments the window fell %u, rose %u times", obs->queue_falls,
                  obs->queue_rises);
+    for (unsigned i = 0; i < n; i++) {   /* the falls beyond a bounded step (Vegas's), where they tell */
+        double beyond, within;
+        if (falls_beyond(&fits[i], obs, &beyond, &within) >= SIGN_Z)
+            at = add(ev, len, at, ", %.0f of those falls by more than %.0f segments (%s lowers %.0f a round)", beyond,
+                     fits[i].ops->fall_max + DEC_SEGMENTS, fits[i].ops->name, fits[i].ops->fall_max);
+    }
     if (no_cut)
         at = add(ev, len, at, "; no cut at losses: not loss-based");
     /* the verdict beats every other distinct candidate (the lowest score first) */

@@ -165,6 +165,7 @@ struct tn_cc_model {
     bool round_disturbed;
     double q_prev_top, q_prev_diff;
     unsigned q_falls, q_rises;
+    unsigned q_fall_sizes[TN_CC_FALL_SIZES];
     /* BBR signatures in the flight itself: ProbeRTT dips (at most 4 segments for 200 ms) */
     int64_t dip_start_ns, dip_ack_ns, last_dip_ns;
     unsigned dips;
@@ -343,8 +344,11 @@ static void queue_rule(struct tn_cc_model *m, bool clocked)
     double top = m->round_flight;
     bool ok = clocked && !m->round_disturbed && isfinite(m->round_rtt_min) && m->min_rtt_ms > 0;
     if (ok && m->q_prev_top > 0 && m->q_prev_diff > VEGAS_BETA) {
-        if (tn_round(top) < tn_round(m->q_prev_top))
+        if (tn_round(top) < tn_round(m->q_prev_top)) {
             m->q_falls++;
+            double k = tn_round(m->q_prev_top) - tn_round(top);
+            m->q_fall_sizes[k < TN_CC_FALL_SIZES - 1 ? (unsigned)k : TN_CC_FALL_SIZES - 1]++;
+        }
         else if (tn_round(top) > tn_round(m->q_prev_top))
             m->q_rises++;
     }
@@ -1548,6 +1552,7 @@ void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
         .probe_rtt_dips = m->dips,
         .queue_falls = m->q_falls,
         .queue_rises = m->q_rises,
+        .fall_sizes = m->q_fall_sizes,
         .flight_max = m->flight_max,
         .min_srtt_ms = m->min_srtt_ms,
         .knees = m->knees,

@@ -108,6 +108,9 @@ struct tn_cc_ops {
      * below reno_rtt_ms (0: none); reno_why says so with the reference */
     double reno_below, reno_rtt_ms;
     const char *reno_why;
+    /* the most the flavour lowers its window in one round without a loss, segments (0: no
+     * such bound, or it never does): Vegas's one (tcp_vegas.c) */
+    double fall_max;
     /* words for the evidence line: what the flavour does at a loss and between losses */
     const char *signature;
 };
@@ -141,6 +144,7 @@ static inline bool tn_cc_in_slow_start(const struct tn_cc_sock *sk)
 #define TN_CC_SURE 0.5
 #define TN_CC_NO_CUT ((1.0 + 7.0 / 8) / 2)
 
+#define TN_CC_FALL_SIZES 16    /* fall sizes counted one by one (tn_cc_obs.fall_sizes) */
 #define TN_CC_MIN_FIT 8        /* window-clocked rounds for a growth fit to count: one BBR gain
                                 * cycle (tcp_bbr.c CYCLE_LEN), the fewest that show a shape */
 
@@ -178,6 +182,8 @@ struct tn_cc_obs {
     /* rounds after one that held more than Vegas's beta (4 segments) in the queue whose
      * window fell, and rose, without a loss between (analysis_tcp_cwnd.c queue_rule) */
     unsigned queue_falls, queue_rises;
+    /* those falls by size: fall_sizes[k] of k segments, the last one of that many or more */
+    const unsigned *fall_sizes;
     bool linux_2_6_22;         /* the sender runs Linux 2.6.22's modules (ns-2): no BBR there */
 };
 

@@ -112,5 +112,6 @@ const struct tn_cc_ops tn_cc_vegas_ops = {
     .undo_cwnd = tn_cc_reno_undo_cwnd,
     .cwnd_event = vegas_cwnd_event,
     .pkts_acked = vegas_pkts_acked,
+    .fall_max = 1,   /* tcp_vegas_cong_avoid: snd_cwnd - 1 once a round while diff > beta */
     .signature = "holds 2-4 segments in the bottleneck queue: the window stops growing as the RTT rises above its base, without losses",
 };

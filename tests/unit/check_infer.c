@@ -783,6 +783,52 @@ START_TEST(test_startup_loss_leaves_bbr_a_rival)
 }
 END_TEST
 
+/* Vegas lowers its window by one segment a round at most (tcp_vegas.c); BBR's 3/4 round takes a
+ * quarter of a BDP off at once.  BBR at 50 Mbit/s x 80 ms: 24 falls after a queue, 17 of them by
+ * more than 1 + 2 segments (the flight's resolution), 7 within: sign test z = 10 / sqrt(24) =
+ * 2.04, so Vegas cannot explain them and BBR is named (unknown before: the two copies grow
+ * alike).  The same falls all of one segment leave the tie. */
+START_TEST(test_falls_beyond_vegas_step_are_bbr)
+{
+    double close[12], closer[12], far[12], betas[2] = {0.48, 0.48}, knee_win[1] = {0};
+    bool in_ss[2] = {true, true};
+    for (int i = 0; i < 12; i++) {
+        close[i] = closer[i] = 0.02;
+        far[i] = 0.10;
+    }
+    close[0] = close[1] = 0.01;
+    closer[2] = closer[3] = 0.01;
+    unsigned big[TN_CC_FALL_SIZES] = {0, 2, 2, 3, 1, 3, 0, 0, 2, 2, 0, 0, 0, 1, 0, 8};
+    unsigned ones[TN_CC_FALL_SIZES] = {0, 24};
+    for (int k = 0; k < 2; k++) {
+        struct tn_cc_fit fits[TN_CC_WESTWOOD] = {
+            {.ops = &tn_cc_reno_ops, .err_med = 0.10, .nerr = 12, .err = far, .flight_med = 300},
+            {.ops = &tn_cc_cubic_ops, .err_med = 0.10, .nerr = 12, .err = far, .flight_med = 300},
+            {.ops = &tn_cc_bbr_ops, .err_med = 0.02, .nerr = 12, .err = close, .flight_med = 300},
+            {.ops = &tn_cc_bic_ops},
+            {.ops = &tn_cc_highspeed_ops},
+            {.ops = &tn_cc_scalable_ops},
+            {.ops = &tn_cc_htcp_ops},
+            {.ops = &tn_cc_vegas_ops, .err_med = 0.02, .nerr = 12, .err = closer, .flight_med = 300},
+            {.ops = &tn_cc_westwood_ops, .err_med = 0.10, .nerr = 12, .err = far, .flight_med = 300},
+        };
+        struct tn_cc_obs obs = {.betas = betas, .betas_ss = in_ss, .nbetas = 2, .knee_win = knee_win,
+                                .rounds = 100, .min_rtt_ms = 80, .srtt_ms = 90, .flight_max = 400,
+                                .min_srtt_ms = 85, .queue_falls = 24, .queue_rises = 9,
+                                .fall_sizes = k == 0 ? big : ones};
+        struct tn_tcp_infer inf;
+        memset(&inf, 0, sizeof inf);
+        tn_cc_classify(fits, TN_CC_WESTWOOD, &obs, &inf);
+        if (k == 0) {
+            ck_assert_msg(inf.flavor == TN_CC_BBR, "named %d: %s", (int)inf.flavor, inf.cc_evidence);
+            ck_assert_msg(strstr(inf.cc_evidence, "17 of those falls by more than 3 segments"), "%s", inf.cc_evidence);
+        } else {
+            ck_assert_msg(inf.flavor == TN_CC_UNKNOWN, "named %d: %s", (int)inf.flavor, inf.cc_evidence);
+        }
+    }
+}
+END_TEST
+
 /* A flow without a recovery shows nothing against BBR (no cut it did not make, no loss it
  * ignored): its copy is a rival there, named by the growth alone where it is closer than every
  * other rival's on significantly more rounds (12 of 12: sign test z 3.5), and below even odds
@@ -1307,6 +1353,7 @@ Suite *tn_infer_suite(void)
     tcase_add_test(tc, test_equal_median_is_not_the_same_replay);
     tcase_add_test(tc, test_startup_loss_leaves_bbr_a_rival);
     tcase_add_test(tc, test_no_recovery_leaves_bbr_a_rival);
+    tcase_add_test(tc, test_falls_beyond_vegas_step_are_bbr);
     tcase_add_test(tc, test_named_by_growth_alone_without_a_loss);
     tcase_add_test(tc, test_cubic_hystart_after_recovery_as_linux);
     tcase_add_test(tc, test_rtt_sacked_as_linux);
