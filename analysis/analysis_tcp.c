@@ -94,6 +94,31 @@ static bool tail_resent(const struct tn_conn_priv *cp, enum tn_dir d, int64_t st
     return rtt > 0 && (double)(t - dp->prev_pkt_ns) / 1e6 >= 2 * rtt;
 }
 
+/* A segment at the top of the sequence space, below the recovery point of the episode under
+ * way: that point is the sender's snd_nxt when the episode began, raised by the packets its IP
+ * IDs said went unseen before it (start_episode), so the segment was sent before the episode
+ * and is seen now for the first time -- its first copy was lost before the monitor, and this is
+ * its retransmission (RFC 6675 §5: new data in a recovery lies above the point).  A lost tail
+ * resent in answer to a partial ACK shows no silence: tail_resent cannot see it (an
+ * application-limited CUBIC sender's two last segments of a burst, at its receiver).  As many
+ * segments as the IDs counted unseen, no more (the point assumes full segments); not on the
+ * sender's own link, where nothing is lost before the monitor; and only from a sender whose
+ * timestamps show it sent this after the episode's first retransmission, at least a round trip
+ * after it (the news of a loss reaches it no sooner): a host whose one ID counter its other
+ * connections step (old captures without timestamps, corpus) would otherwise turn new data
+ * into retransmissions. */
+static bool resent_below_point(const struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt *p,
+                               int64_t start, int64_t end, int64_t t)
+{
+    const struct tn_sender *s = cp->dp[d].snd;
+    if (!s || s->ep.now == TN_EP_NONE || !s->ep.tails_left || start != cp->pub.d[d].hi_rel ||
+        end > s->ep.recovery_point || tn_ep_ttl_unrouted(p))
+        return false;
+    double rtt = s->rtt.min_ms > 0 ? s->rtt.min_ms : cp->pub.hs_rtt_ms;
+    return s->ep.start_has_ts && p->tcp.opt.has_ts && tn_seq_gt(p->tcp.opt.ts_val, s->ep.start_tsval) && rtt > 0 &&
+           (double)(t - s->ep.start_ns) / 1e6 >= rtt;
+}
+
 /* The sequence space data covered: from the lowest byte, or within --from/--to from the highest
  * sent before the window. */
 static uint64_t unique_bytes(const struct tn_dir_stats *ds, const struct tn_dir_priv *dp)
@@ -154,10 +179,17 @@ static void on_data(struct tn_conn_priv *cp, enum tn_dir d, const struct tn_pkt 
         ds->unique_bytes = unique_bytes(ds, dp);
         return;
     }
-    if (tail_resent(cp, d, start, t)) {
+    bool silent_tail = tail_resent(cp, d, start, t);
+    bool in_episode_tail = !silent_tail && resent_below_point(cp, d, p, start, end, t);
+    if (silent_tail || in_episode_tail) {
         ds->ooo_pkts++;
         si->cls = TN_SEG_FILL;
         si->gap = (struct tn_gap){start, end, dp->prev_pkt_ns, dp->prev_pkt_tsval, dp->prev_pkt_has_ts};
+        if (in_episode_tail) {   /* its first copy went before the episode's first retransmission */
+            struct tn_episodes *ep = &dp->snd->ep;
+            ep->tails_left--;
+            si->gap = (struct tn_gap){start, end, ep->start_ns, ep->start_tsval, ep->start_has_ts};
+        }
         si->tail = true;
         ds->data_seen = true;
         ds->hi_rel = end;

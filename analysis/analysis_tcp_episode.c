@@ -59,6 +59,7 @@ static void start_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, 
     double flight = (double)s->rp.flight_max;
     ep->now = kind;
     ep->start_ns = t;
+    ep->start_has_ts = false;   /* set by tn_ep_rexmit, whose packet is the sender's */
     /* the sender's snd_nxt when it began the episode (RFC 6582 "recover"): what it sent before
      * this retransmission passed the monitor first, unless lost before it, and then its IDs
      * counted them (ipid_unseen, analysis_tcp.c): new data above the highest seen.  Behind a
@@ -68,6 +69,7 @@ static void start_episode(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, 
      * ns-2 trace's packet IDs are the simulator's, shared by every flow: not a count. */
     int64_t unseen = c->d[d].opts_unknown ? 0 : (int64_t)cp->dp[d].ipid_unseen;
     ep->recovery_point = c->d[d].hi_rel + unseen * s->mss;
+    ep->tails_left = (uint32_t)unseen;
     tn_sack_resent_clear(&s->sb);
     /* a timeout forgets what the duplicate ACKs counted, whether the sender had SACK or not
      * (RFC 2018 §8: after a retransmit timeout the sender SHOULD turn off all SACKed bits, the
@@ -181,10 +183,15 @@ void tn_ep_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
         ep->tlp_end = cp->pub.d[d].hi_rel;   /* Linux's tlp_high_seq: snd_nxt at the probe */
         ep->tlp_dsack = false;
     }
+    enum tn_episode was = ep->now;
     if (k == TN_EV_REXMIT_RTO)
         start_episode(ctx, cp, d, p, t, TN_EP_RTO, "retransmission timeout");
     else if (k == TN_EV_REXMIT_FAST)
         start_episode(ctx, cp, d, p, t, TN_EP_RECOVERY, "fast retransmit");
+    if (ep->now != was) {   /* begun by this retransmission: the sender's clock then */
+        ep->start_tsval = p->tcp.opt.ts_val;
+        ep->start_has_ts = p->tcp.opt.has_ts;
+    }
     if (ep->now != TN_EP_NONE && si->end > s->sb.una)
         tn_ranges_merge(&s->sb.resent, si->start > s->sb.una ? si->start : s->sb.una, si->end);
 }
@@ -194,7 +201,7 @@ void tn_ep_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
  * / sysctl ip_default_ttl, Windows at 128, network equipment at 255; RFC 1700).  A monitor that
  * sees it so sits on the sender's own link, where no queue drops a packet before it.  (Not for
  * a simulator's packets, whose TTL is made up.) */
-static bool ttl_unrouted(const struct tn_pkt *p)
+bool tn_ep_ttl_unrouted(const struct tn_pkt *p)
 {
     return !p->tcp.no_options && p->ipver && (p->ttl == 64 || p->ttl == 128 || p->ttl == 255);
 }
@@ -234,7 +241,7 @@ void tn_ep_fill(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_di
                      waited);
         return;
     }
-    if (ttl_unrouted(p)) {
+    if (tn_ep_ttl_unrouted(p)) {
         /* no router lies before the monitor, so nothing could drop the first copy there: it was
          * sent and the capture missed it; this one is a retransmission all the same */
         cp->pub.inf[d].capture_gaps++;

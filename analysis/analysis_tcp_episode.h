@@ -14,6 +14,9 @@ struct tn_episodes {
     enum tn_episode now;       /* the episode under way */
     int64_t recovery_point;    /* highest sequence sent when the episode began */
     int64_t start_ns;
+    uint32_t start_tsval;      /* the TSval of the retransmission that began it (start_has_ts) */
+    bool start_has_ts;
+    uint32_t tails_left;       /* segments the IDs said went unseen before it, not yet seen resent */
     int64_t last_rexmit_end;   /* the latest retransmission, for ACK-timing spurious checks */
     int64_t last_rexmit_ns;
     int64_t prev_rexmit_ns;    /* the retransmission before the latest (0: none) */
@@ -23,6 +26,9 @@ struct tn_episodes {
     bool tlp_dsack;            /* a D-SACK said the probe was not needed */
     unsigned tx_starts;        /* sends with nothing in flight (CA_EVENT_TX_START told) */
 };
+
+/* The packet crossed no router on its way to the monitor (its TTL is an initial one). */
+bool tn_ep_ttl_unrouted(const struct tn_pkt *p);
 
 /* End sender d's episode at t; pd is the direction of the packet p that ends it. */
 /* Linux tcp_fastretrans_alert: the ACK that ends a recovery moves the state to Open, and

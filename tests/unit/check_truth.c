@@ -576,6 +576,14 @@ static const struct vantage_case vantage_cases[] = {
     /* 0.157 / 0.358 with the TSecr and the restart's order, 0.018 / 0.032 with the
      * recovery's holes and retransmissions on their way */
     {"cubic-pause-owd10", "rcv1_eth0.pcap", 1, true, 0.02, 0.04, 0, 0},
+    /* an application that writes 4 Mbit/s in bursts: the queue drops a burst's last segments, and
+     * the sender resends them on partial ACKs inside the recovery, where no silence shows them
+     * at the receiver; below the recovery point the IDs raised they are retransmissions (30 of
+     * the kernel's 34 before, all 34 queue drops lost before the monitor).  The window's p90 is
+     * at the recovery ends, 5-7 segments where PRR leaves the kernel's window one or two below
+     * the replay's, as at the sender (0.023 / 0.292 here; it was 0.256 while the four
+     * retransmissions went uncounted) */
+    {"cubic-rate4m-owd20", "rcv1_eth0.pcap", 1, true, 0.03, 0.30, 0, 0},
 };
 
 static unsigned manifest_uint(const char *dir, const char *key)
