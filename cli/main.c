@@ -9,6 +9,7 @@
 #include "options.h"
 #include "pipeline.h"
 #include "preflight.h"
+#include "report_file.h"
 #include "run.h"
 #include "tui_main.h"
 
@@ -56,8 +57,10 @@ static int run_alone(const struct tn_options *o)
  * the time order one process reads them in, which rank 0 finds for all of them. */
 static int run_main(struct tn_options *o)
 {
-    if (!tn_cluster_launched())
-        return run_alone(o);
+    if (!tn_cluster_launched()) {
+        int st = tn_report_file_open(o->report_path);
+        return st ? st : tn_report_file_close(run_alone(o));
+    }
     return tn_cluster_main(o, run_alone);
 }
 

@@ -48,6 +48,7 @@ enum {
     OPT_KEEP_PAYLOAD,
     OPT_ANONYMIZE_TS,
     OPT_JSON,
+    OPT_REPORT,
 };
 
 static const struct option longopts[] = {
@@ -107,6 +108,7 @@ static const struct option longopts[] = {
     {"legend-by", required_argument, NULL, OPT_FIG},
     {"user", required_argument, NULL, 'Z'},
     {"json", required_argument, NULL, OPT_JSON},
+    {"report", required_argument, NULL, OPT_REPORT},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -135,6 +137,8 @@ void tn_options_usage(FILE *out)
           "      --connection N|A:P-B:P  select connections (repeatable; default all)\n"
           "      --csv DIR             write the CSV files of the CSV contract into DIR\n"
           "      --json FILE           JSON Lines of connections, senders and events ('-' = stdout)\n"
+          "      --report FILE         the text report (list, -l, --timeline, summary) into FILE,\n"
+          "                            not standard output (under mpirun: rank 0 writes it)\n"
           "      --timeline            per-connection timeline of events and episodes\n"
           "  -A, --absolute-seq        TCP sequence numbers as on the wire (default: from the ISN)\n"
           "      --from SEC, --to SEC  time window, seconds from the first packet\n"
@@ -421,6 +425,7 @@ static int parse_one(struct tn_options *o, int c, const char *arg, struct tn_err
     case 't': o->progress = true; return 0;
     case 'o': return add_pick_list(o, arg, err);
     case OPT_JSON: o->senders_json = arg; return 0;
+    case OPT_REPORT: o->report_path = arg; return 0;
     case 'G': o->xplot_kinds = ~0u; return 0;
     case 'S': o->xplot_kinds |= 1u << TN_XPL_TSG; return 0;
     case 'T': o->xplot_kinds |= 1u << TN_XPL_TPUT; return 0;

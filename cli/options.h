@@ -89,6 +89,7 @@ struct tn_options {
     bool progress;             /* -t: packet count on stderr as the trace is read */
     unsigned xplot_kinds;      /* bits 1 << enum tn_xplot_kind; 0 = all (with --xplot) */
     const char *senders_json;  /* --json FILE: JSON Lines of connections, senders, events */
+    const char *report_path;   /* --report FILE: the text report there, not on standard output */
 
     /* live dashboard */
     bool tui;                  /* --tui: the ncurses dashboard instead of the text report */

@@ -100,6 +100,8 @@ int tn_cli_preflight(const struct tn_options *o)
         KEEP(check_file("-w", o->write_file));
     if (o->senders_json)
         KEEP(check_file("--json", o->senders_json));
+    if (o->report_path)
+        KEEP(check_file("--report", o->report_path));
     if (o->truth_file)
         KEEP(check_truth(o->truth_file));
     if (o->ns2_file && access(o->ns2_file, R_OK) == 0 && !tn_ns2_probe(o->ns2_file))

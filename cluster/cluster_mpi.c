@@ -43,6 +43,7 @@
 #include "cluster_wire.h"
 #include "experiment.h"
 #include "outputs.h"
+#include "report_file.h"
 #include "retire.h"
 #include "run.h"
 #include "shards.h"
@@ -912,7 +913,12 @@ int tn_cluster_main(struct tn_options *o, int (*alone)(const struct tn_options *
         return TN_EXIT_USAGE;
     }
     tn_cluster_share_order(o->files, o->nfiles, j.rank);
-    int status = 0;
+    int status = j.rank == 0 ? tn_report_file_open(o->report_path) : 0;
+    status = tn_cluster_share_status(status);   /* a report rank 0 cannot write ends every rank */
+    if (status) {
+        MPI_Finalize();
+        return status;
+    }
     if (o->nexps > 0 && !o->tui) {
         status = run_experiment(&j);
     } else if (divisible(o)) {
@@ -924,6 +930,8 @@ int tn_cluster_main(struct tn_options *o, int (*alone)(const struct tn_options *
             status = alone(o);
         status = tn_cluster_share_status(status);
     }
+    if (j.rank == 0)
+        status = tn_report_file_close(status);
     MPI_Finalize();
     return status;
 }
