@@ -110,14 +110,15 @@ struct ack_ctx {
 
 /* What the sender did, as the flavours are told it: kept in order for the flavours that are
  * replayed later (see struct tn_cc_model). */
-enum cc_op { OP_ACK, OP_LOSS, OP_RECOVERY_END, OP_IDLE, OP_SYN_TIMEOUT, OP_CWR };
+enum cc_op { OP_ACK, OP_LOSS, OP_RECOVERY_END, OP_IDLE, OP_SYN_TIMEOUT, OP_CWR, OP_RECORD };
 
 struct cc_input {
     enum cc_op op;
     int64_t t_ns;
     bool timeout;
     double v1, v2;             /* LOSS: flight, window bytes; IDLE: idle ms, rto ms;
-                                * RECOVERY_END: slot + 1 of its decrease */
+                                * RECOVERY_END: slot + 1 of its decrease; RECORD: none (a
+                                * point of each window series at t_ns, tn_cc_record) */
     struct tn_cc_ack a;        /* ACK */
     struct ack_ctx x;
 };
@@ -126,9 +127,9 @@ struct cc_input {
  * and whose windows the rate limiter and the live view read) are replayed on every ACK from
  * the start.  The others only matter to the classifier's evidence, and only once a flow shows
  * enough to score them (TN_CC_MIN_FIT rounds or a loss): their inputs are kept in a short log,
- * and they are created and fed it when the log is full, when an output records every
- * flavour's window, or at the end if the flow can be scored.  A short connection so never
- * carries the other flavours. */
+ * and they are created and fed it when the log is full or at the end if the flow can be
+ * scored, their window series' points with it (OP_RECORD).  A short connection so never
+ * carries the other flavours, nor their series. */
 #define DEFER_LOG_MAX 32
 #define RATE_HIST_MAX 64        /* (time, delivered) of recent ACKs, for the rate sample */
 
@@ -984,6 +985,8 @@ static void run_idle(struct flavour_run *r, int64_t t_ns, double idle_ms, double
     restart_open_loop(r);
 }
 
+static void record_point(const struct tn_cc_model *m, struct flavour_run *r, int64_t t_ns);
+
 static void run_input(struct tn_cc_model *m, struct flavour_run *r, const struct cc_input *in)
 {
     switch (in->op) {
@@ -993,10 +996,11 @@ static void run_input(struct tn_cc_model *m, struct flavour_run *r, const struct
     case OP_IDLE: run_idle(r, in->t_ns, in->v1, in->v2); break;
     case OP_SYN_TIMEOUT: run_syn_timeout(r); break;
     case OP_CWR: run_cwr(r); break;
+    case OP_RECORD: record_point(m, r, in->t_ns); break;
     }
 }
 
-/* Create the deferred flavours and replay what they missed. */
+/* Create the deferred flavours and replay what they missed (their series points too). */
 static void undefer(struct tn_cc_model *m)
 {
     if (m->deferred_on)
@@ -1014,6 +1018,8 @@ static void undefer(struct tn_cc_model *m)
     m->nlog = m->cap_log = 0;
 }
 
+static void log_input(struct tn_cc_model *m, const struct cc_input *in);
+
 /* Every flavour is told in; those deferred get it later (or at once, once they exist). */
 static void tell(struct tn_cc_model *m, const struct cc_input *in)
 {
@@ -1022,6 +1028,12 @@ static void tell(struct tn_cc_model *m, const struct cc_input *in)
             run_input(m, m->f[i], in);
     if (m->deferred_on)
         return;
+    log_input(m, in);
+}
+
+/* Kept for the deferred flavours; a full log creates them (and then in goes to them too). */
+static void log_input(struct tn_cc_model *m, const struct cc_input *in)
+{
     if (m->nlog == DEFER_LOG_MAX) {   /* a sender long enough to need every flavour */
         undefer(m);   /* replays the log, not in */
         for (int i = 0; i < NFLAV; i++)
@@ -1339,17 +1351,27 @@ void tn_cc_record(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
     (void)d;
     if (!ctx->cfg->record_series || (m->start_unseen && !m->synced))
         return;
-    undefer(m);   /* the series have every flavour's window */
-    for (int i = 0; i < NFLAV; i++) {
-        struct flavour_run *r = m->f[i];
-        if (!r->cw) {
-            r->cw = tn_xcalloc(2, sizeof *r->cw);
-            r->ss = r->cw + 1;
-        }
-        step_push(r->cw, t_ns, r->sk.cwnd * m->mss);
-        if (isfinite(r->sk.ssthresh) && r->sk.ssthresh < 1e9)
-            step_push(r->ss, t_ns, r->sk.ssthresh * m->mss);
+    /* the flavours replayed from the start take their point now; the deferred ones take it
+     * from the log if they are ever created (a sender long enough to need them, or one the
+     * classifier scores): a short connection's series hold the checked flavours' windows
+     * only, as its replay does (11 flavours' two points per direction were 3.3 KB of
+     * series.csv per connection of short50k, and every flavour replayed for them) */
+    for (int i = 0; i < NFLAV; i++)
+        if (m->f[i] && (m->deferred_on || is_live(m->f[i]->ops)))
+            record_point(m, m->f[i], t_ns);
+    if (!m->deferred_on)
+        log_input(m, &(struct cc_input){.op = OP_RECORD, .t_ns = t_ns});
+}
+
+static void record_point(const struct tn_cc_model *m, struct flavour_run *r, int64_t t_ns)
+{
+    if (!r->cw) {
+        r->cw = tn_xcalloc(2, sizeof *r->cw);
+        r->ss = r->cw + 1;
     }
+    step_push(r->cw, t_ns, r->sk.cwnd * m->mss);
+    if (isfinite(r->sk.ssthresh) && r->sk.ssthresh < 1e9)
+        step_push(r->ss, t_ns, r->sk.ssthresh * m->mss);
 }
 
 /* The element a sort would put at v[n / 2], found by quickselect (Hoare's FIND, CACM 4(7) 1961)
@@ -1579,9 +1601,10 @@ void tn_cc_finish(struct tn_analyzer_ctx *ctx, struct tn_conn *c, enum tn_dir d,
     int best = m->estimate;
     if (!ctx->cfg->record_series)   /* the models recorded no windows (tn_cc_record) */
         return;
-    undefer(m);   /* (no ACK was recorded: every flavour's series is empty) */
     for (int i = 0; i < NFLAV; i++) {
         struct flavour_run *r = m->f[i];
+        if (!r)   /* deferred and never needed: no series (tn_cc_record) */
+            continue;
         if (!r->cw) {
             r->cw = tn_xcalloc(2, sizeof *r->cw);
             r->ss = r->cw + 1;
