@@ -20,13 +20,7 @@ command -v strace >/dev/null || { echo "mpi_order: no strace; skip"; exit 77; }
 strace -o /dev/null true 2>/dev/null || { echo "mpi_order: strace cannot trace here; skip"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$src/tests/e2e/lsan-mpi.supp:print_suppressions=0:fast_unwind_on_malloc=0"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-if "$launcher" --version 2>&1 | grep -q HYDRA; then
-    mpi=("$launcher" -genvlist LSAN_OPTIONS,ASAN_OPTIONS)
-else
-    mpi=("$launcher" --allow-run-as-root --oversubscribe -x LSAN_OPTIONS -x ASAN_OPTIONS)
-fi
+. "$src/tests/e2e/mpi_launch.bash"   # mpi
 fail=0
 
 "${mpi[@]}" -np 2 "$bin" -q "$src/samples/loopback-iperf3.pcap" >"$tmp/probe" 2>&1

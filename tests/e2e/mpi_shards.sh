@@ -33,18 +33,7 @@ command -v "$launcher" >/dev/null || { echo "mpi_shards: no $launcher; skip"; ex
 command -v editcap >/dev/null || { echo "mpi_shards: no editcap; skip"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# full stacks through Open MPI's libraries (built without frame pointers), for the suppressions
-export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$src/tests/e2e/lsan-mpi.supp:print_suppressions=0:fast_unwind_on_malloc=0"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-# mpirun as root in CI, more ranks than cores on a small machine; envx NAME=VALUE: the
-# launcher's way to give a variable to every rank
-if "$launcher" --version 2>&1 | grep -q HYDRA; then
-    mpi=("$launcher" -genvlist LSAN_OPTIONS,ASAN_OPTIONS)   # MPICH: root and oversubscribing are fine
-    envx() { for v; do printf '%s\n' -genv "${v%%=*}" "${v#*=}"; done; }
-else
-    mpi=("$launcher" --allow-run-as-root --oversubscribe -x LSAN_OPTIONS -x ASAN_OPTIONS)
-    envx() { for v; do printf '%s\n' -x "$v"; done; }
-fi
+. "$src/tests/e2e/mpi_launch.bash"   # mpi, envx
 fail=0
 
 # A build without MPI refuses to run as several processes: nothing to test then.

@@ -57,13 +57,7 @@ fi
 
 launcher=${TN_MPIRUN:-mpirun}
 if command -v "$launcher" >/dev/null; then
-    export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$src/tests/e2e/lsan-mpi.supp:print_suppressions=0:fast_unwind_on_malloc=0"
-    export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-    if "$launcher" --version 2>&1 | grep -q HYDRA; then
-        mpi=("$launcher" -genvlist LSAN_OPTIONS,ASAN_OPTIONS)
-    else
-        mpi=("$launcher" --allow-run-as-root --oversubscribe -x LSAN_OPTIONS -x ASAN_OPTIONS)
-    fi
+    . "$src/tests/e2e/mpi_launch.bash"   # mpi
     "${mpi[@]}" -np 2 "$bin" -l --timeline --report "$tmp/mpi.txt" "$in" >"$tmp/mpi.out" 2>"$tmp/mpi.err"
     rc=$?
     if grep -q "built without MPI" "$tmp/mpi.err"; then
