@@ -109,19 +109,24 @@ void tn_ep_recovery_again(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, 
 
 /* ---- retransmission causes ---- */
 
-static enum tn_event_kind rexmit_cause(const struct tn_sender *s, int64_t start, int64_t t,
+static enum tn_event_kind rexmit_cause(const struct tn_sender *s, int64_t start, int64_t t, double half_ms,
                                        char *why, size_t len)
 {
     const struct tn_episodes *ep = &s->ep;
     const struct tn_scoreboard *b = &s->sb;
     double rto = tn_rtt_rto_ms(&s->rtt);
     /* the retransmission timer runs from the last ACK that advanced and from the last
-     * retransmission of the head (Linux rearms it there); dupacks and new data do not */
-    int64_t timer_since = ep->last_head_rexmit_ns > s->last_progress_ns ? ep->last_head_rexmit_ns
-                                                                        : s->last_progress_ns;
+     * retransmission of the head (Linux rearms it there); dupacks and new data do not.  Away
+     * from the sender an ACK reaches it half the monitor <-> sender round trip (half_ms) after
+     * the monitor saw it, and what it sends reaches the monitor the other half later: from an
+     * ACK the sender waited that round trip less than the monitor saw (a receiver-side monitor
+     * read a fast retransmit after a slow start's loss burst, 264 ms after the last ACK that
+     * advanced, as a timeout of 285 ms) */
+    bool from_ack = s->last_progress_ns >= ep->last_head_rexmit_ns && s->last_progress_ns;
+    int64_t timer_since = from_ack ? s->last_progress_ns : ep->last_head_rexmit_ns;
     if (!timer_since)
         timer_since = s->first_send_ns;
-    double waited = timer_since ? tn_ms_between(t, timer_since) : 0;
+    double waited = timer_since ? tn_ms_between(t, timer_since) - (from_ack ? half_ms : 0) : 0;
     int64_t last_activity = s->last_send_ns > s->last_progress_ns ? s->last_send_ns : s->last_progress_ns;
     double quiet = last_activity ? tn_ms_between(t, last_activity) : 0;
     int64_t sacked_above = tn_sack_bytes_above(b, start);
@@ -165,7 +170,7 @@ void tn_ep_rexmit(struct tn_analyzer_ctx *ctx, struct tn_conn_priv *cp, enum tn_
     struct tn_episodes *ep = &s->ep;
     struct tn_tcp_infer *inf = &cp->pub.inf[d];
     char why[64];
-    enum tn_event_kind k = rexmit_cause(s, si->start, t, why, sizeof why);
+    enum tn_event_kind k = rexmit_cause(s, si->start, t, tn_rtt_sender_half_ms(cp, d), why, sizeof why);
     si->cause = (uint8_t)(1 + k);
     inf->rexmit[k - TN_EV_REXMIT_FAST]++;
     if (si->start <= s->sb.una) {   /* the head of the retransmission queue */
