@@ -459,7 +459,7 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
         double lz_q = delay_z(&fits[order[0]], &fits[lost_to], obs);
         char qz[32] = "";
         if (lz_q != 0)
-            snprintf(qz, sizeof qz, ", queue rule z %.1f", lz_q);
+            snprintf(qz, sizeof qz, ", window-fall rule z %.1f", lz_q);
         add(ev, len, at, "; tie: %s or %s (growth z %.1f, decrease z %.1f%s, off %.2f vs %.2f)", fits[order[0]].ops->name,
             fits[lost_to].ops->name, lz_g, lz_d, qz, c[order[0]].dec, c[lost_to].dec);
         return;
@@ -477,7 +477,7 @@ void tn_cc_classify(const struct tn_cc_fit *fits, unsigned n, const struct tn_cc
                  fits[rival].ops->name, rz_g, rz_d, c[best].dec, c[rival].dec);
         double rz_q = delay_z(&fits[best], &fits[rival], obs);
         if (rz_q != 0)
-            at = add(ev, len, at, ", queue rule z %.1f", rz_q);
+            at = add(ev, len, at, ", window-fall rule z %.1f", rz_q);
     }
     /* Reno, or a flavour that is Reno on this flow by its own definition (HighSpeed below its
      * Low_Window, RFC 3649 §5; Hybla below its reference RTT, tcp_hybla.c rho): the behaviour
